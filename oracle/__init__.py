@@ -1,0 +1,21 @@
+"""palconf's reference oracle: the base game (base rules B-n) and the fourteen keywords of
+Comprehensive Rules 1.00 section 12, in plain typed Python with no runtime dependency.
+
+    from oracle import Rules
+    game = Rules.from_state(state)      # a protocol STATE; raises StateError
+    refusal = game.apply(action)        # None, or Refusal(reason, message): state unchanged
+    game.observe()                      # OBSERVED
+    game.legal()                        # LEGAL
+
+`oracle.keywords` holds one class per keyword; `oracle.rules` the base game;
+`oracle.protocol` the request/response layer of protocol v1.
+"""
+
+from .keywords import KEYWORDS, Keyword
+from .model import KEYWORD_IDS, GameState, StateError, load_state
+from .protocol import Session
+from .rules import Refusal, Rules
+
+__all__ = ["KEYWORDS", "KEYWORD_IDS", "GameState", "Keyword", "Refusal", "Rules", "Session",
+           "StateError", "load_state"]
+VERSION = "1.00"

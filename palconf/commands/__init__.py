@@ -1,0 +1,50 @@
+"""Subcommands of `palconf`, one module each, plus what several of them share."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+from pathlib import Path
+
+from .. import paths
+from ..cases import Case, CaseLoadError, load_cases
+from ..registry import BASE, Registry, load as load_registry
+
+
+class UsageError(Exception):
+    """Bad arguments: exit status 2."""
+
+
+def add_case_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cases", type=Path, default=None, metavar="DIR",
+                   help="the cases folder (default: the project's cases/)")
+    p.add_argument("--keyword", "-k", action="append", default=[], metavar="K",
+                   help="only cases testing keyword K (a keyword id, or 'base'); repeatable")
+    p.add_argument("--case", action="append", default=[], metavar="ID",
+                   help="only the case with this id (glob patterns allowed); repeatable")
+
+
+def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
+    """The cases the options select, or None after printing why they cannot be loaded."""
+    unknown = [k for k in args.keyword if k not in registry.keywords and k != BASE]
+    if unknown:
+        print(f"palconf: unknown keyword(s): {', '.join(unknown)}; known: "
+              f"{', '.join(registry.keywords)}, {BASE}", file=sys.stderr)
+        return None
+    try:
+        cases = load_cases(args.cases or paths.CASES, registry)
+    except CaseLoadError as e:
+        print(f"palconf: {len(e.errors)} problem(s) in the case files:", file=sys.stderr)
+        for err in e.errors:
+            print(f"  {err}", file=sys.stderr)
+        return None
+    if args.keyword:
+        cases = [c for c in cases if set(c.keywords) & set(args.keyword)]
+    if args.case:
+        cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, pat) for pat in args.case)]
+    return cases
+
+
+def registry_or_exit() -> Registry:
+    return load_registry()

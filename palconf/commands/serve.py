@@ -1,0 +1,38 @@
+"""`palconf serve`: the reference oracle as an engine process (protocol v1 on stdin/stdout)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO
+
+from oracle import Session
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("serve", help="serve the oracle as an engine on stdin/stdout",
+                       description="Speak protocol v1 (JSON Lines) on stdin/stdout as the "
+                                   "reference oracle.")
+    p.set_defaults(func=main)
+
+
+def serve(session: Session, inp: IO[str], out: IO[str]) -> int:
+    for line in inp:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as e:
+            reply = {"ok": False, "error": "bad-json", "message": str(e)}
+        else:
+            reply = session.handle(request)
+        out.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        out.flush()
+        if isinstance(request, dict) and request.get("cmd") == "bye":
+            break
+    return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    return serve(Session(), sys.stdin, sys.stdout)

@@ -1,0 +1,61 @@
+"""The rules as data: `rules/registry.toml` (keywords, clauses, base rules, interpretations)
+and the rules text of each version under `rules/<version>/`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import tomli
+
+from . import paths
+
+#: Cases that cite no clause of section 12 are counted under this name.
+BASE = "base"
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    keyword: str
+    testable: bool
+    summary: str
+    text: dict[str, str]  # version → the sentence(s) of the rules text
+
+
+@dataclass(frozen=True)
+class Registry:
+    current: str
+    keywords: dict[str, str]  # id → name, in the order of the rules text
+    clauses: dict[str, Clause]
+    base: dict[str, str]  # B-n → text
+    interpretations: dict[str, dict[str, object]]
+    versions: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @property
+    def testable(self) -> list[Clause]:
+        return [c for c in self.clauses.values() if c.testable]
+
+    def keyword_name(self, kid: str) -> str:
+        return self.keywords.get(kid, "Base rules" if kid == BASE else kid)
+
+    def rules_text(self, version: str | None = None, root: Path | None = None) -> str:
+        v = self.versions[version or self.current]
+        return ((root or paths.RULES) / v["file"]).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=4)
+def load(path: Path | None = None) -> Registry:
+    data = tomli.loads((path or paths.RULES / "registry.toml").read_text(encoding="utf-8"))
+    clauses = {cid: Clause(cid, c["keyword"], bool(c["testable"]), c.get("summary", ""),
+                           dict(c.get("text", {})))
+               for cid, c in data["clauses"].items()}
+    return Registry(
+        current=data["meta"]["current"],
+        keywords={k: v["name"] for k, v in data["keywords"].items()},
+        clauses=clauses,
+        base={k: v["text"] for k, v in data["base"].items()},
+        interpretations=dict(data["interpretations"]),
+        versions=dict(data["versions"]),
+    )
