@@ -503,8 +503,7 @@ class Rules:
                     for inst in c.card.keywords
                     for t in self.kw(inst.id).after_battle(battle, c, inst)]
         self.resolve_battle_triggers(g, battle, triggers)
-        if g.step != "over":
-            self.end_attack(g)
+        self.end_attack(g)
 
     def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
         """B-15: the one with lower power is put into the graveyard; on equal power both."""
@@ -535,9 +534,11 @@ class Rules:
                               for u in self.kw(inst.id).died_after_battle(battle, foe, inst)]
 
     def end_attack(self, g: GameState) -> None:
+        """The attack ends and main phase resumes, unless the game is over (B-20)."""
         g.attack = None
-        g.step = "main"
         g.priority = None
+        if g.step != "over":
+            g.step = "main"
 
     # ------------------------------------------------------------------ effects (B-19, B-20)
 

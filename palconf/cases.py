@@ -102,6 +102,9 @@ def locate(text: str, path: Iterable[str | int]) -> int | None:
     """Best-effort line (1-based) of a field path in a TOML text: follows table headers
     (`[setup.players.A]`, the n-th `[[actions]]`) and `key =` assignments."""
     lines = text.splitlines()
+    path = list(path)
+    if not path:
+        return 1  # the file as a whole (a top-level field is missing)
     pos, prefix, found = 0, [], False
     for seg in path:
         if isinstance(seg, int):
