@@ -262,10 +262,13 @@ def _semantic_errors(data: dict[str, Any], file: str, stem: str, text: str,
         if cid in seen:
             err(["setup"], f"duplicate card id {cid!r} in setup")
         seen.add(cid)
-    for path, cid in _refs(data):
-        if cid not in seen:
-            err(path, f"card id {cid!r} is not in the setup")
     n_actions = len(data["actions"])
+    refused_actions = {e.get("after", n_actions) - 1 for e in data["expect"] if "refused" in e}
+    for path, cid in _refs(data):
+        # an unknown id is deliberate in an action the case expects to be refused
+        deliberate = path[0] == "actions" and path[1] in refused_actions
+        if cid not in seen and not deliberate:
+            err(path, f"card id {cid!r} is not in the setup")
     afters: set[int] = set()
     for i, exp in enumerate(data["expect"]):
         after = exp.get("after", n_actions)
@@ -349,7 +352,9 @@ def load_case(path: Path, root: Path | None = None,
 
 
 def case_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*.toml") if p.is_file())
+    """Case files are in the folders under `root`; files at its top (the interaction matrix,
+    `cases/interactions.toml`) are not cases."""
+    return sorted(p for p in root.rglob("*.toml") if p.is_file() and p.parent != root)
 
 
 def load_cases(root: Path | None = None, registry: Registry | None = None,

@@ -18,6 +18,7 @@ from . import __version__
 COMMANDS = (
     "palconf.commands.run",
     "palconf.commands.coverage",
+    "palconf.commands.lint",
     "palconf.commands.serve",
 )
 

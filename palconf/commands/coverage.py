@@ -1,23 +1,41 @@
-"""`palconf coverage`: which cases cite each testable clause."""
+"""`palconf coverage`: the cases citing each testable clause, and the interaction matrix."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
+import tomli
+
+from .. import paths
+from ..lint import interaction_pairs, pair_cases, pair_key
 from . import add_case_options, registry_or_exit, select_cases
 
-MIN_CASES = 2
+MIN_CASES = 6
+MATRIX = "interactions.toml"
+
+
+def load_matrix(args: argparse.Namespace) -> dict[str, str]:
+    """Pairs judged unable to interact, with the reason (`cases/interactions.toml`)."""
+    path = (args.cases or paths.CASES) / MATRIX
+    if not path.exists():
+        return {}
+    return dict(tomli.loads(path.read_text(encoding="utf-8")).get("none", {}))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("coverage", help="the cases citing each testable clause",
-                       description="For every testable clause, the cases that cite it. Exit 1 "
-                                   f"if a testable clause has fewer than --min cases.")
+    p = sub.add_parser("coverage", help="cases per clause, and the interaction matrix",
+                       description="For every testable clause, the cases that cite it; for "
+                                   "every keyword pair, the cases that exercise it or why the "
+                                   "two cannot interact. Exit 1 if a testable clause has fewer "
+                                   "than --min cases or an interacting pair has none.")
     add_case_options(p)
-    p.add_argument("--json", action="store_true", help='print {"clauses": {id: [case ids]}}')
+    p.add_argument("--json", action="store_true",
+                   help='print {"clauses": {id: [case ids]}, "pairs": {...}}')
     p.add_argument("--min", type=int, default=MIN_CASES, metavar="N",
                    help=f"cases each testable clause needs (default {MIN_CASES})")
+    p.add_argument("--no-pairs", action="store_true", help="leave the interaction matrix out")
     p.set_defaults(func=main)
 
 
@@ -26,13 +44,24 @@ def main(args: argparse.Namespace) -> int:
     cases = select_cases(args, registry)
     if cases is None:
         return 2
-    clauses = {c.id: [] for c in registry.testable}  # type: dict[str, list[str]]
+    clauses: dict[str, list[str]] = {c.id: [] for c in registry.testable}
     for case in cases:
         for cid in case.clauses:
             clauses.setdefault(cid, []).append(case.id)
     thin = [cid for cid, ids in clauses.items() if len(ids) < args.min]
+    matrix = load_matrix(args)
+    exercised = pair_cases(cases, registry)
+    unknown = sorted(set(matrix) - {pair_key(a, b) for a, b in interaction_pairs(registry)})
+    pairs: dict[str, Any] = {}
+    missing: list[str] = []
+    for a, b in ([] if args.no_pairs else interaction_pairs(registry)):
+        key = pair_key(a, b)
+        ids = exercised.get(key, [])
+        pairs[key] = {"cases": ids, "none": matrix.get(key)}
+        if not ids and key not in matrix:
+            missing.append(key)
     if args.json:
-        print(json.dumps({"clauses": clauses}, indent=2))
+        print(json.dumps({"clauses": clauses, "pairs": pairs}, indent=2))
     else:
         width = max(map(len, clauses), default=10)
         for cid, ids in clauses.items():
@@ -40,4 +69,32 @@ def main(args: argparse.Namespace) -> int:
             print(f"{cid:<{width}} {len(ids):>4}{mark}")
         print(f"\n{len(clauses)} testable clauses, {len(cases)} cases; "
               f"{len(thin)} clause(s) with fewer than {args.min} case(s)")
-    return 1 if thin else 0
+        if pairs:
+            print_matrix(registry, pairs)
+            print(f"{len(pairs)} keyword pairs: {sum(1 for p in pairs.values() if p['cases'])} "
+                  f"with cases, {sum(1 for p in pairs.values() if not p['cases'] and p['none'])} "
+                  f"judged unable to interact, {len(missing)} with neither")
+            for key in missing:
+                print(f"  no case and no reason: {key}")
+    for key in unknown:
+        print(f"  {MATRIX} names an unknown pair: {key}")
+    return 1 if thin or missing or unknown else 0
+
+
+def print_matrix(registry: Any, pairs: dict[str, Any]) -> None:
+    """Keywords × keywords: the number of cases, '-' for a pair that cannot interact, '!' for
+    a pair with neither."""
+    kws = list(registry.keywords)
+    abbrev = [k.replace("on-", "o")[:5] for k in kws]
+    print("\ninteraction matrix (cases per pair; - cannot interact; ! missing)")
+    print(" " * 13 + "".join(f"{a:>6}" for a in abbrev))
+    for i, a in enumerate(kws):
+        cells = []
+        for j, b in enumerate(kws):
+            if j < i:
+                cells.append(" " * 6)
+                continue
+            p = pairs[pair_key(a, b)]
+            cell = str(len(p["cases"])) if p["cases"] else ("-" if p["none"] else "!")
+            cells.append(f"{cell:>6}")
+        print(f"{a:<13}" + "".join(cells))

@@ -1,0 +1,31 @@
+"""`palconf lint`: the suite's own checks (palconf.lint)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import paths
+from ..lint import lint_cases
+from . import add_case_options, registry_or_exit, select_cases
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("lint", help="check the case files themselves",
+                       description="Schema-valid, unique ids, known clauses, right folder, legal "
+                                   "setup, passing on the oracle, no duplicate boards, unique "
+                                   "descriptive titles. Exit 1 on any problem, 2 if files do "
+                                   "not load.")
+    add_case_options(p)
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    registry = registry_or_exit()
+    cases = select_cases(args, registry)
+    if cases is None:
+        return 2
+    problems = lint_cases(cases, registry, args.cases or paths.CASES)
+    for p in problems:
+        print(p)
+    print(f"palconf lint: {len(cases)} case(s), {len(problems)} problem(s)")
+    return 1 if problems else 0

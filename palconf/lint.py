@@ -1,0 +1,143 @@
+"""The suite's own lint (like JSON-Schema-Test-Suite's `check`): rules a case must follow
+beyond its schema. `palconf lint` runs them; so do the tests."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracle import Rules, StateError
+
+from .cases import Case, locate
+from .engines import OracleEngine
+from .registry import BASE, Registry
+from .runner import run_case
+
+SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json"
+INTERACTIONS = "interactions"
+#: Words that make a title a wish instead of a fact, or say nothing.
+VAGUE = re.compile(r"\b(should|must work|works correctly|test(s|ing)?\b|check(s|ing)?\b|"
+                   r"correct(ly)?|properly|as expected)\b", re.IGNORECASE)
+MIN_TITLE_WORDS = 5
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}{':' + str(self.line) if self.line else ''}: {self.message}"
+
+
+def expected_folder(case: Case, registry: Registry) -> str:
+    kws = [k for k in case.keywords if k != BASE]
+    if not kws:
+        return "base"
+    return kws[0] if len(kws) == 1 else INTERACTIONS
+
+
+def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Problem]:
+    problems: list[Problem] = []
+    titles: dict[str, str] = {}
+    boards: dict[str, str] = {}
+    engine = OracleEngine()
+    engine.start()
+    for case in cases:
+        path = root / case.path
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+
+        def problem(message: str, field: list[str | int] | None = None) -> None:
+            problems.append(Problem(case.path, message, locate(text, field) if field else None))
+
+        if text and text.splitlines()[0].strip() != SCHEMA_LINE:
+            problem(f"the first line must be `{SCHEMA_LINE}`", [])
+        folder = Path(case.path).parts[0] if len(Path(case.path).parts) > 1 else ""
+        want = expected_folder(case, registry)
+        if folder != want:
+            problem(f"belongs in cases/{want}/ (it tests {', '.join(case.keywords)}), "
+                    f"not cases/{folder}/", ["clauses"])
+        prefix = {"base": "base-", INTERACTIONS: "ix-"}.get(want, want + "-")
+        if not case.id.startswith(prefix):
+            problem(f"the id of a case in cases/{want}/ starts with `{prefix}`", ["id"])
+        key = case.title.strip().lower()
+        if key in titles:
+            problem(f"title also used by {titles[key]}", ["title"])
+        titles.setdefault(key, case.id)
+        if VAGUE.search(case.title):
+            problem(f"title is not a plain statement of fact: {VAGUE.search(case.title).group(0)!r}",  # type: ignore[union-attr]
+                    ["title"])
+        if len(case.title.split()) < MIN_TITLE_WORDS:
+            problem(f"title is too short to say what happens ({len(case.title.split())} words)",
+                    ["title"])
+        board = json.dumps([case.setup, case.actions], sort_keys=True)
+        if board in boards:
+            problem(f"same setup and actions as {boards[board]}", ["setup"])
+        boards.setdefault(board, case.id)
+        try:
+            Rules.from_state(case.setup)
+        except StateError as e:
+            problem(f"setup is not a legal STATE ({e.code}): {e.message}", ["setup"])
+            continue
+        result = run_case(engine, case)
+        if result.outcome != "pass":
+            detail = "; ".join(f"{d['path']}: expected {d['expected']!r}, observed "
+                               f"{d['observed']!r}" for d in result.diffs[:3])
+            problem(f"does not pass on the oracle: {result.message}"
+                    + (f" ({detail})" if detail else ""))
+    return problems
+
+
+def interaction_pairs(registry: Registry) -> list[tuple[str, str]]:
+    kws = list(registry.keywords)
+    return [(a, b) for i, a in enumerate(kws) for b in kws[i:]]
+
+
+def pair_key(a: str, b: str) -> str:
+    return f"{a}+{b}"
+
+
+def instances_in_setup(case: Case, keyword: str) -> int:
+    """How many instances of a keyword the case's setup holds (abilities count for On X)."""
+    when = {"on-deploy": "deploy", "on-attack": "attack", "on-assign": "assign"}.get(keyword)
+    n = 0
+
+    def card(c: dict[str, object]) -> None:
+        nonlocal n
+        for kw in c.get("keywords", []):  # type: ignore[union-attr]
+            word = str(kw).split(" ")[0].lower()
+            if word == keyword:
+                n += 1
+        for ab in c.get("abilities", []):  # type: ignore[union-attr]
+            if when and ab.get("when") == when:  # type: ignore[union-attr]
+                n += 1
+            if keyword == "quick" and ab.get("quick"):  # type: ignore[union-attr]
+                n += 1
+        for p in c.get("assigned", []):  # type: ignore[union-attr]
+            card(p)
+
+    for pdata in case.setup.get("players", {}).values():
+        for zone in ("hand", "battle", "structures", "graveyard"):
+            for c in pdata.get(zone, []):
+                card(c)
+    return n
+
+
+def pair_cases(cases: list[Case], registry: Registry) -> dict[str, list[str]]:
+    """For each keyword pair, the cases that exercise it: a case tests both keywords (cites
+    clauses of each); for a keyword with itself, it tests the keyword with two or more
+    instances of it in play or in hand."""
+    table: dict[str, list[str]] = defaultdict(list)
+    for case in cases:
+        tested = [k for k in case.keywords if k != BASE]
+        for i, a in enumerate(tested):
+            for b in tested[i + 1:]:
+                x, y = sorted((a, b), key=list(registry.keywords).index)
+                table[pair_key(x, y)].append(case.id)
+            if instances_in_setup(case, a) >= 2:
+                table[pair_key(a, a)].append(case.id)
+    return table
