@@ -19,7 +19,9 @@ COMMANDS = (
     "palconf.commands.run",
     "palconf.commands.coverage",
     "palconf.commands.lint",
+    "palconf.commands.rules",
     "palconf.commands.serve",
+    "palconf.commands.report",
 )
 
 

@@ -47,9 +47,16 @@ class Registry:
 
 @lru_cache(maxsize=4)
 def load(path: Path | None = None) -> Registry:
-    data = tomli.loads((path or paths.RULES / "registry.toml").read_text(encoding="utf-8"))
+    path = path or paths.RULES / "registry.toml"
+    data = tomli.loads(path.read_text(encoding="utf-8"))
+    texts: dict[str, dict[str, str]] = {cid: {} for cid in data["clauses"]}
+    for version, meta in data["versions"].items():
+        if "clauses" in meta:  # rules/<version>/clauses.toml: clause id → text in that version
+            per = tomli.loads((path.parent / meta["clauses"]).read_text(encoding="utf-8"))
+            for cid, text in per.get("clauses", {}).items():
+                texts.setdefault(cid, {})[version] = text
     clauses = {cid: Clause(cid, c["keyword"], bool(c["testable"]), c.get("summary", ""),
-                           dict(c.get("text", {})))
+                           texts[cid])
                for cid, c in data["clauses"].items()}
     return Registry(
         current=data["meta"]["current"],

@@ -48,3 +48,23 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | N
 
 def registry_or_exit() -> Registry:
     return load_registry()
+
+
+def add_strict_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when a case is stale against the current rules text "
+                        "(see `palconf rules status`)")
+
+
+def warn_stale(cases: list[Case], registry: Registry) -> int:
+    """Warn (on stderr) about cases whose cited clauses changed since they were blessed, or
+    are gone from the current rules; return how many. Cases never blessed are left to
+    `palconf lint` and `palconf rules status`."""
+    from ..rulesdiff import staleness
+    flagged = [s for s in (staleness(c, registry) for c in cases) if s.stale or s.orphaned]
+    for s in flagged[:10]:
+        print(f"warning: {s}", file=sys.stderr)
+    if flagged:
+        print(f"warning: {len(flagged)} case(s) stale against rules {registry.current}: review "
+              "them, then `palconf rules bless CASE`", file=sys.stderr)
+    return len(flagged)

@@ -27,9 +27,11 @@ def load_matrix(args: argparse.Namespace) -> dict[str, str]:
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("coverage", help="cases per clause, and the interaction matrix",
                        description="For every testable clause, the cases that cite it; for "
-                                   "every keyword pair, the cases that exercise it or why the "
-                                   "two cannot interact. Exit 1 if a testable clause has fewer "
-                                   "than --min cases or an interacting pair has none.")
+                                   "every interpretation, the cases that depend on it; for every "
+                                   "keyword pair, the cases that exercise it or why the two "
+                                   "cannot interact. Exit 1 if a testable clause has fewer than "
+                                   "--min cases, an interpretation has none, or an interacting "
+                                   "pair has none.")
     add_case_options(p)
     p.add_argument("--json", action="store_true",
                    help='print {"clauses": {id: [case ids]}, "pairs": {...}}')
@@ -49,6 +51,11 @@ def main(args: argparse.Namespace) -> int:
         for cid in case.clauses:
             clauses.setdefault(cid, []).append(case.id)
     thin = [cid for cid, ids in clauses.items() if len(ids) < args.min]
+    rulings: dict[str, list[str]] = {i: [] for i in registry.interpretations}
+    for case in cases:
+        for iid in case.interpretations:
+            rulings.setdefault(iid, []).append(case.id)
+    untested = [iid for iid, ids in rulings.items() if not ids]
     matrix = load_matrix(args)
     exercised = pair_cases(cases, registry)
     unknown = sorted(set(matrix) - {pair_key(a, b) for a, b in interaction_pairs(registry)})
@@ -61,7 +68,8 @@ def main(args: argparse.Namespace) -> int:
         if not ids and key not in matrix:
             missing.append(key)
     if args.json:
-        print(json.dumps({"clauses": clauses, "pairs": pairs}, indent=2))
+        print(json.dumps({"clauses": clauses, "interpretations": rulings, "pairs": pairs},
+                         indent=2))
     else:
         width = max(map(len, clauses), default=10)
         for cid, ids in clauses.items():
@@ -69,6 +77,10 @@ def main(args: argparse.Namespace) -> int:
             print(f"{cid:<{width}} {len(ids):>4}{mark}")
         print(f"\n{len(clauses)} testable clauses, {len(cases)} cases; "
               f"{len(thin)} clause(s) with fewer than {args.min} case(s)")
+        print("\ninterpretations (rulings) and the cases that depend on them")
+        for iid, ids in rulings.items():
+            print(f"{iid:<6} {len(ids):>4}  {', '.join(ids[:4])}{' …' if len(ids) > 4 else ''}"
+                  + ("  <-- no case" if not ids else ""))
         if pairs:
             print_matrix(registry, pairs)
             print(f"{len(pairs)} keyword pairs: {sum(1 for p in pairs.values() if p['cases'])} "
@@ -78,7 +90,7 @@ def main(args: argparse.Namespace) -> int:
                 print(f"  no case and no reason: {key}")
     for key in unknown:
         print(f"  {MATRIX} names an unknown pair: {key}")
-    return 1 if thin or missing or unknown else 0
+    return 1 if thin or missing or unknown or untested else 0
 
 
 def print_matrix(registry: Any, pairs: dict[str, Any]) -> None:

@@ -6,7 +6,8 @@ import argparse
 
 from .. import paths
 from ..lint import lint_cases
-from . import add_case_options, registry_or_exit, select_cases
+from ..rulesdiff import staleness
+from . import add_case_options, add_strict_option, registry_or_exit, select_cases
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -16,6 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                                    "descriptive titles. Exit 1 on any problem, 2 if files do "
                                    "not load.")
     add_case_options(p)
+    add_strict_option(p)
     p.set_defaults(func=main)
 
 
@@ -27,5 +29,9 @@ def main(args: argparse.Namespace) -> int:
     problems = lint_cases(cases, registry, args.cases or paths.CASES)
     for p in problems:
         print(p)
-    print(f"palconf lint: {len(cases)} case(s), {len(problems)} problem(s)")
-    return 1 if problems else 0
+    stale = [s for s in (staleness(c, registry) for c in cases) if s.problem]
+    for s in stale:
+        print(f"{'' if args.strict else 'warning: '}{s}")
+    print(f"palconf lint: {len(cases)} case(s), {len(problems)} problem(s), {len(stale)} stale "
+          f"or not blessed against rules {registry.current}")
+    return 1 if problems or (args.strict and stale) else 0

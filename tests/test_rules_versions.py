@@ -1,0 +1,143 @@
+"""Rules updates with made-up versions of section 12: the right clauses and cases flagged."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from palconf import paths
+from palconf.cases import load_cases
+from palconf.cli import main
+from palconf.registry import load as load_registry
+from palconf.rulesdiff import clause_hash, diff_versions, load_version, parse_rules_text, staleness
+
+from .test_loader import GOOD, write
+
+TEXT_100 = (paths.ROOT / "rules" / "1.00" / "section12.txt").read_text(encoding="utf-8")
+
+STEALTH_CASE = '''#:schema ../../palconf/schemas/case.schema.json
+id = "stealth-sample"
+title = "Stealth attacker cannot be blocked by a standing Pal"
+clauses = ["stealth.1"]
+
+[setup]
+[setup.players.A]
+life = 5
+battle = [{ id = "a1", kind = "pal", power = 1000, keywords = ["Stealth"] }]
+[setup.players.B]
+life = 5
+battle = [{ id = "b1", kind = "pal", power = 1000 }]
+
+[[actions]]
+do = "attack"
+player = "A"
+attacker = "a1"
+target = "master"
+
+[[actions]]
+do = "block"
+player = "B"
+blocker = "b1"
+
+[[expect]]
+after = 2
+refused = "cannot-block"
+'''
+
+TAUNT_OLD = "Where several Taunt cards are legal targets, the attacker must choose one of them"
+TAUNT_NEW = "Where two or more Taunt cards could be targeted, the attacking player picks one of them"
+
+
+def made_up_101() -> str:
+    text = TEXT_100.replace("this card's power increases by N until end of turn",
+                            "this card's power increases by N×2 until end of turn")
+    text = text.replace("this card's power increases by 300", "this card's power increases by 500")
+    assert TAUNT_OLD in text
+    text = text.replace(TAUNT_OLD, TAUNT_NEW)
+    stealth = text.index("Stealth#")
+    text = text[:stealth] + text[text.index("Retaliate#"):]
+    text = text.replace("Source:", "Flying#\n\nA continuous ability. Flying means \"this card can "
+                                   "only be blocked by a card with Flying\".\n\nSource:")
+    return text
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the project's rules/ and a small cases/ folder, blessed against 1.00."""
+    rules = tmp_path / "rules"
+    shutil.copytree(paths.ROOT / "rules", rules)
+    cases = tmp_path / "cases"
+    write(cases, GOOD)
+    write(cases, STEALTH_CASE, name="stealth-sample.toml", folder="stealth")
+    monkeypatch.setattr(paths, "RULES", rules)
+    monkeypatch.setattr(paths, "CASES", cases)
+    load_registry.cache_clear()
+    assert main(["rules", "bless", "--all"]) == 0
+    yield tmp_path
+    load_registry.cache_clear()
+
+
+def test_parse_finds_every_keyword_section() -> None:
+    sections = parse_rules_text(TEXT_100)
+    assert list(sections) == list(load_registry().keywords)
+    assert sections["taunt"].sentences[1].startswith("Taunt means")
+
+
+def test_diff_of_made_up_version(project: Path) -> None:
+    new_file = project / "new.txt"
+    new_file.write_text(made_up_101(), encoding="utf-8")
+    registry = load_registry()
+    d = diff_versions(load_version(registry, "1.00"), load_version(registry, str(new_file)),
+                      registry, load_cases(paths.CASES, registry))
+    kinds = {c.id: c.kind for c in d.changes}
+    for cid in ("brave.1", "brave.2", "brave.3", "nocturnal.1", "nocturnal.2", "taunt.2"):
+        assert kinds.get(cid) == "changed", (cid, kinds)
+    assert "×2" in next(c.new for c in d.changes if c.id == "brave.1")  # type: ignore[operator]
+    assert kinds.get("stealth.1") == "removed"
+    assert "taunt.1" not in kinds and "retaliate.1" not in kinds  # unchanged text is not listed
+    assert d.keywords_added == ["flying"] and d.keywords_removed == ["stealth"]
+    assert d.orphaned == ["stealth-sample"]
+    assert next(c for c in d.changes if c.id == "brave.1").cases == ["brave-sample"]
+    assert any("Flying means" in s for s in d.unassigned["flying"])
+
+
+def test_import_then_stale_then_bless(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    new_file = project / "published.txt"
+    new_file.write_text(made_up_101(), encoding="utf-8")
+    assert main(["rules", "status", "--strict"]) == 0  # blessed against 1.00: nothing stale
+    assert main(["rules", "import", "1.01", str(new_file)]) == 0
+    out = capsys.readouterr().out
+    assert "CHANGED  brave.1" in out and "NEW KEYWORD flying" in out
+    registry = load_registry()
+    assert registry.current == "1.01"
+    cases = {c.id: c for c in load_cases(paths.CASES, registry)}
+    assert staleness(cases["brave-sample"], registry).stale == ["brave.1"]
+    assert staleness(cases["stealth-sample"], registry).orphaned == ["stealth.1"]
+    assert main(["rules", "status", "--strict"]) == 1
+    out = capsys.readouterr().out
+    assert "brave/brave-sample.toml: stale" in out and "'flying'" in out and "'stealth'" in out
+    assert main(["lint", "--strict", "--case", "brave-sample"]) == 1
+    capsys.readouterr()
+    assert main(["rules", "bless", "brave-sample"]) == 0
+    cases = {c.id: c for c in load_cases(paths.CASES, load_registry())}
+    assert not staleness(cases["brave-sample"], load_registry()).problem
+    assert cases["brave-sample"].extra["rules_version"] == "1.01"
+    assert cases["brave-sample"].extra["clause_hashes"]["brave.1"] == clause_hash(
+        load_registry().clauses["brave.1"].text["1.01"])
+
+
+def test_run_warns_about_stale_cases(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = paths.CASES / "brave" / "brave-sample.toml"
+    path.write_text(path.read_text().replace('"brave.1" = "', '"brave.1" = "0'), encoding="utf-8")
+    assert main(["run"]) == 0
+    assert "stale" in capsys.readouterr().err
+    assert main(["run", "--strict"]) == 1
+
+
+def test_bad_arguments(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "diff", "1.00", "no-such-file.txt"]) == 2
+    assert main(["rules", "import", "1.00", str(project / "x")]) == 2
+    assert main(["rules", "bless"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
