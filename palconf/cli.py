@@ -21,7 +21,11 @@ COMMANDS = (
     "palconf.commands.lint",
     "palconf.commands.rules",
     "palconf.commands.serve",
+    "palconf.commands.smoke",
     "palconf.commands.report",
+    "palconf.commands.mutants",
+    "palconf.commands.fuzz",
+    "palconf.commands.perft",
 )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Iterable, Iterator
 
 from .cases import Case
@@ -54,10 +54,20 @@ class Result:
     diffs: list[dict[str, Any]] = field(default_factory=list)
     stderr: str = ""
     engine: str = ""
+    # set by an expectations file (palconf.expectations):
+    actual: str = ""  # the engine's own outcome when it was turned into xfail / xpass
+    expected: list[str] = field(default_factory=list)  # the outcomes listed for the case
+    note: str = ""  # the listing's note and link
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v not in ("", None, []) or k in
                 ("id", "keywords", "clauses", "outcome", "message", "duration_ms")}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Result":
+        """A result read back from a results file (unknown fields are ignored)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 class CaseFailed(Exception):
@@ -217,13 +227,49 @@ def run_case(engine: Engine, case: Case) -> Result:
     return result
 
 
+class RunStopped(Exception):
+    """The engine broke too many times in a row: the run stops. Results already yielded
+    stand; the cases not run are left for `--resume`."""
+
+
+DEFAULT_MAX_RESTARTS = 5
+
+
 def run_cases(engine: Engine, cases: Iterable[Case],
-              on_result: Callable[[Result], None] | None = None) -> Iterator[Result]:
-    """Run each case; an engine fault restarts the engine (see adapter for the limit)."""
+              on_result: Callable[[Result], None] | None = None,
+              max_restarts: int = DEFAULT_MAX_RESTARTS) -> Iterator[Result]:
+    """Run each case, yielding its result as soon as it is known.
+
+    Restart policy: after a timeout, or an error that left the engine unusable (an engine
+    with a `broken` flag says so: palconf.adapter.ProcessEngine), the engine is restarted
+    before the next case it must run (not for cases skipped by keyword). A restart that
+    fails is tried again. When `max_restarts` restarts in a row have not brought a case to
+    an end without a fault, `RunStopped` is raised instead of restarting once more."""
+    in_a_row = 0
+    needs_restart = False
+    last_fault = ""
     for case in cases:
+        if needs_restart and case.needs <= engine.info.keywords:
+            while True:
+                if in_a_row >= max_restarts:
+                    raise RunStopped(
+                        f"the engine broke {in_a_row + 1} time(s) in a row and "
+                        f"{max_restarts} restart(s) in a row is the limit; last fault: "
+                        f"{last_fault}")
+                in_a_row += 1
+                try:
+                    engine.restart()
+                    break
+                except EngineFault as e:
+                    last_fault = f"restarting: {e.message}"
+            needs_restart = False
         result = run_case(engine, case)
-        if result.outcome in ("error", "timeout"):
-            engine.restart()
+        if result.outcome in ("error", "timeout") and getattr(
+                engine, "broken", result.outcome == "timeout"):
+            needs_restart = True
+            last_fault = f"{case.id}: {result.outcome}: {result.message}"
+        elif result.outcome != "skip":
+            in_a_row = 0
         if on_result:
             on_result(result)
         yield result

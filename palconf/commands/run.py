@@ -4,40 +4,165 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import IO
 
-from ..engines import OracleEngine
-from ..runner import Result, run_cases
+from ..adapter import DEFAULT_TIMEOUT, EngineCommandError, ProcessEngine
+from ..cases import Case
+from ..engines import Engine, EngineFault, OracleEngine
+from ..expectations import Expectations, ExpectationsError
+from ..runner import DEFAULT_MAX_RESTARTS, OUTCOMES, Result, RunStopped, run_cases
 from ..summary import render_table
-from . import add_case_options, registry_or_exit, select_cases
+from . import add_case_options, add_strict_option, registry_or_exit, select_cases, warn_stale
+from .smoke import printable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("run", help="run the cases against the oracle or an engine",
                        description="Run the rule cases and print a per-keyword table. "
-                                   "Exit 0 when nothing failed or errored, 1 when something "
-                                   "did, 2 for bad arguments or broken case files.")
+                                   "Exit 0 when every result is as expected (no failure, "
+                                   "error or timeout, or only those --expectations lists), "
+                                   "1 otherwise or when the run had to stop, 2 for bad "
+                                   "arguments or broken case files.")
     add_case_options(p)
+    add_strict_option(p)
     p.add_argument("--results", type=Path, metavar="FILE",
                    help="write one JSON object per case (JSON Lines)")
     p.add_argument("--verbose", "-v", action="store_true", help="print every case's outcome")
+    p.add_argument("--engine-cmd", metavar="CMD",
+                   help="run an engine process speaking protocol v1 on stdin/stdout, e.g. "
+                        "\"palconf serve\" or \"java -jar my-engine.jar\" (split like a shell "
+                        "would, but no shell runs); default: the oracle in-process")
+    p.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT, metavar="S",
+                   help=f"seconds to wait for each reply of the engine (default "
+                        f"{DEFAULT_TIMEOUT:g}); a case with no reply in time is `timeout`")
+    p.add_argument("--max-restarts", type=_count, default=DEFAULT_MAX_RESTARTS, metavar="N",
+                   help=f"stop the run when the engine has been restarted N times in a row "
+                        f"without completing a case (default {DEFAULT_MAX_RESTARTS})")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the results already in --results FILE and run only the other "
+                        "cases (after an interrupted run)")
+    p.add_argument("--expectations", type=Path, metavar="FILE",
+                   help="a TOML file of the outcomes this engine is known to have; known "
+                        "failures count as xfail, listed cases that now pass as xpass")
+    p.add_argument("--update-expectations", action="store_true",
+                   help="rewrite --expectations FILE from this run (created if missing)")
+    p.add_argument("--report", type=Path, metavar="DIR",
+                   help="write the compliance report into DIR at the end (see palconf report)")
     p.set_defaults(func=main)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+class ResumeError(Exception):
+    """The results file cannot be resumed from."""
+
+
+def read_for_resume(path: Path) -> list[Result]:
+    """The results already in a results file. A last line without its end of line (the run
+    was killed while writing it) is cut off the file, so its case runs again; meta lines are
+    skipped. Any other line that is not a result is an error: the file is not ours."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise ResumeError(f"cannot read {path}: {e.strerror or e}") from None
+    cut = data.rfind(b"\n") + 1
+    if cut < len(data):
+        try:
+            with path.open("r+b") as f:
+                f.truncate(cut)
+        except OSError as e:
+            raise ResumeError(f"cannot cut the unfinished last line off {path}: "
+                              f"{e.strerror or e}") from None
+        print(f"palconf: {path}: dropped an unfinished last line ({len(data) - cut} bytes); "
+              f"its case runs again", file=sys.stderr)
+    by_id: dict[str, Result] = {}
+    for n, line in enumerate(data[:cut].split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise ResumeError(f"{path}:{n}: not a JSON line; is this a palconf results "
+                              f"file?") from None
+        if isinstance(obj, dict) and set(obj) == {"meta"}:
+            continue
+        if (not isinstance(obj, dict) or not isinstance(obj.get("id"), str)
+                or obj.get("outcome") not in OUTCOMES
+                or not all(isinstance(obj.get(k, []), list) for k in ("keywords", "clauses",
+                                                                       "expected", "diffs"))
+                or not all(isinstance(obj.get(k, ""), str) for k in ("message", "actual"))):
+            raise ResumeError(f"{path}:{n}: not a palconf result (needs a string `id`, an "
+                              f"`outcome` of {', '.join(OUTCOMES)}, list `keywords`)")
+        by_id.pop(obj["id"], None)
+        by_id[obj["id"]] = Result.from_json(obj)
+    return list(by_id.values())
+
+
+def load_expectations(args: argparse.Namespace, cases: list[Case]) -> Expectations:
+    """The --expectations file; none, or a missing file with --update-expectations, is an
+    empty one (every case expected to pass)."""
+    path = args.expectations
+    if path is None or (args.update_expectations and not path.exists()):
+        return Expectations(path=path)
+    expectations = Expectations.load(path)
+    if not args.case and not args.keyword:
+        for entry in expectations.unmatched(c.id for c in cases):
+            print(f"palconf: warning: {path}: cases.{entry.pattern!r} matches no case",
+                  file=sys.stderr)
+    return expectations
+
+
+def make_engine(args: argparse.Namespace) -> Engine:
+    if args.engine_cmd is not None:
+        return ProcessEngine(args.engine_cmd, timeout=args.timeout)
+    return OracleEngine()
+
+
+def _skip_result(case: Case, why: str) -> Result:
+    return Result(id=case.id, keywords=list(case.keywords), clauses=list(case.clauses),
+                  outcome="skip", message=f"skipped by the expectations file: {why}",
+                  interpretations=list(case.interpretations), rules=list(case.rules),
+                  title=case.title)
 
 
 def print_failure(r: Result, out: IO[str]) -> None:
     print(f"\n{r.outcome.upper()} {r.id}: {r.title}", file=out)
     if r.clauses:
         print(f"  clauses: {', '.join(r.clauses)}", file=out)
-    print(f"  {r.message}", file=out)
+    print(f"  {printable(r.message, 2000)}", file=out)
+    if r.expected or r.outcome == "xpass":
+        print(f"  expectations: {' or '.join(r.expected) or 'pass'}"
+              f"{' (' + r.note + ')' if r.note else ''}", file=out)
     for d in r.diffs:
         print(f"    {d['path']}: expected {json.dumps(d['expected'])}, "
               f"observed {json.dumps(d['observed'])}", file=out)
     if r.stderr:
         print("  engine stderr (last lines):", file=out)
-        for line in r.stderr.splitlines()[-5:]:
-            print(f"    | {line}", file=out)
+        for line in r.stderr.splitlines()[-5:]:  # the engine's text: no terminal escapes
+            print(f"    | {printable(line)}", file=out)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -45,18 +170,70 @@ def main(args: argparse.Namespace) -> int:
     cases = select_cases(args, registry)
     if cases is None:
         return 2
-    engine = OracleEngine()
-    results: list[Result] = []
-    out = args.results.open("w", encoding="utf-8") if args.results else None
+    if args.resume and not args.results:
+        print("palconf: --resume needs --results FILE (the file to resume)", file=sys.stderr)
+        return 2
+    if args.update_expectations and not args.expectations:
+        print("palconf: --update-expectations needs --expectations FILE", file=sys.stderr)
+        return 2
     try:
-        engine.start()
-        for r in run_cases(engine, cases):
-            results.append(r)
-            if out:
-                out.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
-                out.flush()
-            if args.verbose:
-                print(f"{r.outcome:<8} {r.id}")
+        expectations = load_expectations(args, cases)
+        previous = read_for_resume(args.results) if args.resume else []
+        engine = make_engine(args)
+    except (ExpectationsError, ResumeError, EngineCommandError) as e:
+        print(f"palconf: {e}", file=sys.stderr)
+        return 2
+    selected = {c.id for c in cases}
+    results = [r for r in previous if r.id in selected]
+    done = {r.id for r in results}
+    if args.resume:
+        print(f"palconf: resuming {args.results}: {len(done)} case(s) done, "
+              f"{len(cases) - len(done)} to run")
+    mismatched = {r.id for r in results if not expectations.judge(r)}
+    todo = [c for c in cases if c.id not in done]
+    skipped = [(c, e) for c in todo if (e := expectations.skipped(c.id)) is not None]
+    todo = [c for c in todo if expectations.skipped(c.id) is None]
+    try:
+        out = args.results.open("a" if args.resume else "w", encoding="utf-8") \
+            if args.results else None
+    except OSError as e:
+        print(f"palconf: cannot write {args.results}: {e.strerror or e}", file=sys.stderr)
+        return 2
+
+    def record(r: Result) -> None:
+        if not expectations.judge(r):
+            mismatched.add(r.id)
+        results.append(r)
+        if out:
+            out.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
+            out.flush()
+        if args.verbose:
+            print(f"{r.outcome:<8} {r.id}")
+
+    stopped = ""
+    try:
+        try:
+            engine.start()
+        except EngineCommandError as e:
+            print(f"palconf: {e}", file=sys.stderr)
+            return 2
+        except EngineFault as e:
+            print(f"palconf: the engine did not start: {e.message}", file=sys.stderr)
+            for line in (e.stderr or engine.take_stderr()).splitlines()[-10:]:
+                print(f"  | {printable(line)}", file=sys.stderr)
+            print(f"palconf: check the engine with: palconf smoke --engine-cmd "
+                  f"{shlex.quote(args.engine_cmd or '')}", file=sys.stderr)
+            return 1
+        if out:  # the meta line first (reports/results.py); a resumed file keeps its own
+            from .report import write_meta_line
+            write_meta_line(out, engine.info, registry.current, len(cases))
+        for case, entry in skipped:
+            record(_skip_result(case, entry.describe() or f"listed as {entry.pattern!r}"))
+        try:
+            for r in run_cases(engine, todo, max_restarts=args.max_restarts):
+                record(r)
+        except RunStopped as e:
+            stopped = str(e)
     finally:
         engine.close()
         if out:
@@ -65,7 +242,37 @@ def main(args: argparse.Namespace) -> int:
           f"{engine.info.version}")
     print(render_table(results, registry))
     for r in results:
-        if r.outcome in ("fail", "error", "timeout", "xpass"):
+        if r.outcome in ("fail", "error", "timeout", "xpass") or r.id in mismatched:
             print_failure(r, sys.stdout)
-    bad = any(r.outcome in ("fail", "error", "timeout") for r in results)
-    return 1 if bad else 0
+    if stopped:
+        not_run = len(cases) - len(results)
+        print(f"\npalconf: the run stopped: {stopped}\n  {not_run} case(s) were not run. Fix "
+              f"the engine (palconf smoke --engine-cmd ...), then run again with --resume "
+              f"to run only those, or raise --max-restarts.", file=sys.stderr)
+    news = [r.id for r in results if r.outcome == "xpass"]
+    if news:
+        print(f"\npalconf: {len(news)} case(s) listed as failing now pass: "
+              f"{', '.join(news[:10])}{' …' if len(news) > 10 else ''}")
+    if args.update_expectations:
+        unfiltered = not args.case and not args.keyword
+        new = expectations.updated(results, known_ids=selected if unfiltered else None)
+        try:
+            new.write(args.expectations)
+        except OSError as e:
+            print(f"palconf: cannot write {args.expectations}: {e.strerror or e}",
+                  file=sys.stderr)
+            return 2
+        print(f"palconf: wrote {args.expectations}: {len(new.entries)} entr"
+              f"{'y' if len(new.entries) == 1 else 'ies'} (was {len(expectations.entries)})")
+        mismatched = {r.id for r in results if not new.judge(r)}
+    elif mismatched and args.expectations:
+        print(f"palconf: {len(mismatched)} result(s) differ from {args.expectations}; "
+              f"--update-expectations records them")
+    if args.report:  # the compliance report (palconf/commands/report.py)
+        from .report import after_run
+        if after_run(args.results, args.report, engine.info, results, registry.current,
+                     len(cases)):
+            return 2
+    stale = warn_stale(cases, registry)
+    bad = bool(mismatched or stopped)
+    return 1 if bad or (args.strict and stale) else 0

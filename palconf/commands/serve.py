@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from typing import IO
@@ -14,6 +15,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p = sub.add_parser("serve", help="serve the oracle as an engine on stdin/stdout",
                        description="Speak protocol v1 (JSON Lines) on stdin/stdout as the "
                                    "reference oracle.")
+    p.add_argument("--mutant", metavar="NAME",
+                   help="serve the mutant NAME instead of the oracle (a deliberate misreading "
+                        "of the rules: see `palconf mutants --list`)")
     p.set_defaults(func=main)
 
 
@@ -24,6 +28,7 @@ def serve(session: Session, inp: IO[str], out: IO[str]) -> int:
         try:
             request = json.loads(line)
         except json.JSONDecodeError as e:
+            request = None  # not a `bye`, whatever came before
             reply = {"ok": False, "error": "bad-json", "message": str(e)}
         else:
             reply = session.handle(request)
@@ -35,4 +40,14 @@ def serve(session: Session, inp: IO[str], out: IO[str]) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8: bad-json, no crash
+        sys.stdin.reconfigure(errors="replace")
+    if getattr(args, "mutant", None):
+        from .. import mutants
+        try:
+            m = mutants.get(args.mutant)
+        except KeyError as e:
+            print(f"palconf: {e.args[0]}", file=sys.stderr)
+            return 2
+        return serve(Session(m.rules, name=f"palconf-mutant:{m.name}"), sys.stdin, sys.stdout)
     return serve(Session(), sys.stdin, sys.stdout)

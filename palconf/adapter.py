@@ -1,0 +1,787 @@
+"""Driving an engine that runs as a child process and speaks protocol v1 on stdin/stdout.
+
+`ProcessEngine` starts the engine's command as an argument list (never through a shell) in a
+process group of its own, says `hello`, and then serves the whole run with that one process;
+the runner restarts it only after a fault. Every request has a deadline (`timeout`, 10 s by
+default): one `poll` and usually one `read` per reply, no thread hand-off on the hot path.
+
+What counts as a fault, and what it becomes (docs/INTERPRETING.md):
+
+- no reply before the deadline → `EngineTimeout`, and the process group is killed;
+- the engine exits or closes stdout → `EngineCrash`, with its exit status;
+- a reply over `max_reply_bytes`, a line that is not JSON, or output nobody asked for (a
+  second line, a log line on stdout) → `ProtocolViolation`; the stream can no longer be
+  trusted, so the engine is marked `broken` and the runner restarts it;
+- a JSON reply of the wrong shape (checked against palconf/schemas/protocol/) →
+  `ProtocolViolation` naming the field; the stream is fine, no restart.
+
+stderr is drained all the time by a thread into a bounded buffer (an engine that logs a lot
+never blocks on a full pipe); `take_stderr` hands the latest part to the case's result.
+
+The schemas are checked twice over: `fast_check` compiles a schema into plain Python checks
+(fast enough for every reply), and `describe_violation` asks jsonschema for a readable
+message once a reply has failed. tests/test_adapter.py holds the two to the same verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import select
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import IO, Any, Callable, Mapping, NoReturn, Sequence
+
+import jsonschema
+from referencing import Registry, Resource
+
+from . import paths
+from .engines import (Engine, EngineCrash, EngineFault, EngineInfo, EngineTimeout,
+                      ProtocolViolation, parse_hello)
+
+DEFAULT_TIMEOUT = 10.0
+MAX_REPLY_BYTES = 1 << 20
+STDERR_LIMIT = 32 * 1024
+#: How long `close` waits for the engine to answer `bye` and exit before it kills it.
+BYE_GRACE = 2.0
+#: How long to wait for a process that closed stdout to exit, to report its status.
+EXIT_GRACE = 0.5
+SNIPPET = 120
+
+SCHEMA_DIR = paths.SCHEMAS / "protocol"
+SCHEMA_BASE = "https://palconf.invalid/schemas/protocol/v1/"
+
+
+class EngineCommandError(EngineCrash):
+    """The engine command cannot be run at all (empty, bad quoting, not found, not executable).
+    The CLI treats it as a bad argument (exit status 2)."""
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """The argument list of an engine command, split like a POSIX shell would (no shell runs:
+    no pipes, no variables, no globbing)."""
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:
+            raise EngineCommandError(f"cannot parse the engine command {command!r}: {e}") from None
+    else:
+        argv = [str(a) for a in command]
+    if not argv:
+        raise EngineCommandError("the engine command is empty")
+    return argv
+
+
+# ---------------------------------------------------------------- message schemas
+
+@lru_cache(maxsize=1)
+def schema_documents() -> dict[str, dict[str, Any]]:
+    """Every schema of palconf/schemas/protocol by file stem: `observe.response`, `common` …"""
+    docs = {}
+    for path in sorted(SCHEMA_DIR.glob("*.json")):
+        docs[path.name[: -len(".json")]] = json.loads(path.read_text(encoding="utf-8"))
+    return docs
+
+
+@lru_cache(maxsize=1)
+def _registry() -> Registry:  # type: ignore[type-arg]
+    resources = [(doc["$id"], Resource.from_contents(doc)) for doc in schema_documents().values()]
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def json_validator(name: str) -> jsonschema.protocols.Validator:
+    """The jsonschema validator of one message schema (slow; for messages and for `smoke`)."""
+    schema = schema_documents()[name]
+    return jsonschema.Draft202012Validator(schema, registry=_registry())
+
+
+def _where(path: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in path) or "(top level)"
+
+
+def describe_violation(name: str, instance: Any) -> str | None:
+    """What is wrong with `instance` as the message `name` (`act.response` …), or None."""
+    errors = list(json_validator(name).iter_errors(instance))
+    if not errors:
+        return None
+    best = jsonschema.exceptions.best_match(errors)
+    message = best.message
+    if len(message) > 200:
+        message = message[:200] + "…"
+    return f"{_where(best.absolute_path)}: {message}"
+
+
+Check = Callable[[Any], bool]
+
+
+class SchemaCompileError(Exception):
+    """A protocol schema uses a keyword `fast_check` does not implement."""
+
+
+_ANNOTATIONS = {"$schema", "$id", "$defs", "$comment", "title", "description", "examples",
+                "default"}
+_KNOWN = _ANNOTATIONS | {
+    "$ref", "type", "const", "enum", "required", "properties", "additionalProperties", "items",
+    "minItems", "uniqueItems", "minimum", "minLength", "pattern", "not", "anyOf", "allOf",
+    "oneOf", "if", "then", "else"}
+
+
+def _json_eq(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema means it: true is not 1, 1 is 1.0, containers deeply."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_eq(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_eq(x, y) for x, y in zip(a, b))
+    if isinstance(a, (dict, list)) or isinstance(b, (dict, list)):
+        return False
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _is_integer(v: Any) -> bool:
+    if type(v) is int:
+        return True
+    return (isinstance(v, int) and not isinstance(v, bool)) or (
+        isinstance(v, float) and math.isfinite(v) and v.is_integer())
+
+
+_TYPES: dict[str, Check] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "integer": _is_integer,
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+}
+
+
+def _always(v: Any) -> bool:
+    return True
+
+
+class _Compiler:
+    """Turns a protocol schema into one boolean function. Supports the keywords the protocol
+    schemas use (`_KNOWN`) with their JSON Schema 2020-12 meaning; any other keyword is an
+    error, so that a schema never silently means more than the fast check checks."""
+
+    def __init__(self, docs: Mapping[str, dict[str, Any]]) -> None:
+        self.docs = docs
+        self.by_uri = {doc["$id"]: name for name, doc in docs.items()}
+        self.done: dict[tuple[str, str], Check | None] = {}
+
+    def resolve(self, ref: str, doc: str) -> tuple[str, str]:
+        target, _, pointer = ref.partition("#")
+        if target:
+            uri = SCHEMA_BASE + target if "://" not in target else target
+            if uri not in self.by_uri:
+                raise SchemaCompileError(f"{doc}: $ref to an unknown schema {ref!r}")
+            doc = self.by_uri[uri]
+        return doc, pointer
+
+    def node(self, doc: str, pointer: str) -> Any:
+        value: Any = self.docs[doc]
+        for part in [p for p in pointer.split("/") if p]:
+            value = value[part.replace("~1", "/").replace("~0", "~")]
+        return value
+
+    def compile_ref(self, ref: str, doc: str) -> Check:
+        key = self.resolve(ref, doc)
+        if key not in self.done:
+            self.done[key] = None  # compiling: a recursive reference binds late
+            self.done[key] = self.compile(self.node(*key), key[0])
+        fn = self.done[key]
+        if fn is not None:
+            return fn
+        done = self.done
+        return lambda v: done[key](v)  # type: ignore[misc]
+
+    def compile(self, s: Any, doc: str) -> Check:
+        if s is True:
+            return _always
+        if s is False:
+            return _never
+        unknown = set(s) - _KNOWN
+        if unknown:
+            raise SchemaCompileError(f"{doc}: fast_check does not implement {sorted(unknown)}")
+        checks: list[Check] = []
+        if "$ref" in s:
+            checks.append(self.compile_ref(s["$ref"], doc))
+        types = [s["type"]] if isinstance(s.get("type"), str) else list(s.get("type", []))
+        obj = self.object_check(s, doc, strict=types == ["object"])
+        arr = self.array_check(s, doc, strict=types == ["array"])
+        if obj and types == ["object"] or arr and types == ["array"]:
+            types = []  # the object / array check tests the type itself
+        if types:
+            checks.append(_type_check(types))
+        if "const" in s:
+            const = s["const"]
+            checks.append(lambda v: _json_eq(v, const))
+        if "enum" in s:
+            checks.append(self.enum(s["enum"]))
+        checks += [c for c in (obj, arr) if c]
+        if "minLength" in s or "pattern" in s:
+            min_len = s.get("minLength", 0)
+            pattern = re.compile(s["pattern"]) if "pattern" in s else None
+            checks.append(lambda v: not isinstance(v, str) or (
+                len(v) >= min_len and (pattern is None or pattern.search(v) is not None)))
+        if "minimum" in s:
+            minimum = s["minimum"]
+            checks.append(lambda v: isinstance(v, bool) or not isinstance(v, (int, float))
+                          or v >= minimum)
+        if "not" in s:
+            inner = self.compile(s["not"], doc)
+            checks.append(lambda v: not inner(v))
+        if "allOf" in s:
+            checks += [self.compile(sub, doc) for sub in s["allOf"]]
+        if "anyOf" in s:
+            checks.append(_any([self.compile(sub, doc) for sub in s["anyOf"]]))
+        if "oneOf" in s:
+            ones = [self.compile(sub, doc) for sub in s["oneOf"]]
+            checks.append(lambda v: sum(1 for f in ones if f(v)) == 1)
+        if "if" in s:
+            cond = self.compile(s["if"], doc)
+            then = self.compile(s.get("then", True), doc)
+            other = self.compile(s.get("else", True), doc)
+            checks.append(lambda v: then(v) if cond(v) else other(v))
+        return _all(checks)
+
+    @staticmethod
+    def enum(values: list[Any]) -> Check:
+        if all(isinstance(x, str) or x is None for x in values):
+            allowed = frozenset(values)
+            return lambda v: (v is None or isinstance(v, str)) and v in allowed
+        return lambda v: any(_json_eq(v, x) for x in values)
+
+    def object_check(self, s: dict[str, Any], doc: str, strict: bool) -> Check | None:
+        """required / properties / additionalProperties in one function; with `strict`, a
+        value that is not an object fails (the schema's `type` is "object")."""
+        required = tuple(s.get("required", ()))
+        props = {k: self.compile(sub, doc) for k, sub in s.get("properties", {}).items()}
+        addl = s.get("additionalProperties", True)
+        if not required and not props and addl is True:
+            return None
+        prop_items = tuple(props.items())
+        known = frozenset(props)
+        extra: Check | None = None if addl is True else self.compile(addl, doc)
+        closed = addl is False
+
+        def check(v: Any) -> bool:
+            if type(v) is not dict:
+                return not strict and not isinstance(v, dict)
+            for k in required:
+                if k not in v:
+                    return False
+            for k, f in prop_items:
+                if k in v and not f(v[k]):
+                    return False
+            if closed:
+                return known.issuperset(v)
+            if extra is not None:
+                for k, x in v.items():
+                    if k not in known and not extra(x):
+                        return False
+            return True
+
+        return check
+
+    def array_check(self, s: dict[str, Any], doc: str, strict: bool) -> Check | None:
+        if "items" not in s and "minItems" not in s and "uniqueItems" not in s:
+            return None
+        item = self.compile(s.get("items", True), doc)
+        min_items = s.get("minItems", 0)
+        unique = s.get("uniqueItems", False)
+
+        def check(v: Any) -> bool:
+            if type(v) is not list:
+                return not strict and not isinstance(v, list)
+            if len(v) < min_items:
+                return False
+            if item is not _always:
+                for x in v:
+                    if not item(x):
+                        return False
+            if unique:
+                for i, x in enumerate(v):
+                    for y in v[i + 1:]:
+                        if _json_eq(x, y):
+                            return False
+            return True
+
+        return check
+
+
+def _never(v: Any) -> bool:
+    return False
+
+
+def _type_check(types: list[str]) -> Check:
+    fns = [_TYPES[t] for t in types]
+    if len(fns) == 1:
+        return fns[0]
+    if "null" in types and len(types) == 2:
+        other = _TYPES[next(t for t in types if t != "null")]
+        return lambda v: v is None or other(v)
+    return _any(fns)
+
+
+def _any(fns: list[Check]) -> Check:
+    def check(v: Any) -> bool:
+        for f in fns:
+            if f(v):
+                return True
+        return False
+    return check
+
+
+def _all(fns: list[Check]) -> Check:
+    if not fns:
+        return _always
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        first, second = fns
+        return lambda v: first(v) and second(v)
+
+    def check(v: Any) -> bool:
+        for f in fns:
+            if not f(v):
+                return False
+        return True
+    return check
+
+
+@lru_cache(maxsize=None)
+def fast_check(name: str) -> Check:
+    """The schema `name` (`observe.response` …) compiled to a quick yes/no function."""
+    docs = schema_documents()
+    return _Compiler(docs).compile(docs[name], name)
+
+
+def check_message(name: str, instance: Any) -> str | None:
+    """None if `instance` is a valid `name` message; else what is wrong (cheap when valid)."""
+    if fast_check(name)(instance):
+        return None
+    return describe_violation(name, instance) or "does not follow the schema"
+
+
+_REPLY_CHECKS: dict[str, Check | None] = {}
+
+
+def check_reply_shape(cmd: str, reply: Any) -> str | None:
+    """What is wrong with `reply` as the answer to `cmd`, or None. A command v1 does not
+    define (what `smoke` sends to see it refused) only gets the common envelope checked."""
+    check = _REPLY_CHECKS.get(cmd)
+    if check is None and cmd not in _REPLY_CHECKS:
+        name = f"{cmd}.response"
+        check = _REPLY_CHECKS[cmd] = fast_check(name) if name in schema_documents() else None
+    if check is not None:
+        return None if check(reply) else check_message(f"{cmd}.response", reply)
+    if not isinstance(reply, dict):
+        return "(top level): a reply must be a JSON object"
+    if not isinstance(reply.get("ok"), bool):
+        return "ok: must be true or false"
+    return None if reply["ok"] else check_message("error.response", reply)
+
+
+# ---------------------------------------------------------------- stderr
+
+class _StderrBuffer:
+    """The last `limit` bytes an engine wrote to stderr, filled by a daemon thread."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self.limit = limit
+        self.data = bytearray()
+        self.dropped = 0
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True,
+                                       name="palconf-engine-stderr")
+        self.thread.start()
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        """Read until end of file, then close the pipe: the thread owns it, so the pipe is
+        never closed under a read in progress."""
+        fd = stream.fileno()
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                self._add(chunk)
+        finally:
+            stream.close()
+
+    def _add(self, chunk: bytes) -> None:
+        with self.lock:
+            self.data += chunk
+            over = len(self.data) - self.limit
+            if over > 0:
+                del self.data[:over]
+                self.dropped += over
+
+    def take(self) -> str:
+        with self.lock:
+            data, dropped = bytes(self.data), self.dropped
+            self.data.clear()
+            self.dropped = 0
+        text = data.decode("utf-8", errors="replace")
+        if dropped:
+            text = f"[… {dropped} earlier bytes of stderr dropped …]\n" + text
+        return text
+
+    def finish(self, wait: float) -> None:
+        """Give the thread a moment to read what a dead process left in the pipe."""
+        self.thread.join(wait)
+
+
+# ---------------------------------------------------------------- the engine process
+
+def _snippet(data: bytes) -> str:
+    text = data[:SNIPPET].decode("utf-8", errors="replace")
+    return repr(text) + (" …" if len(data) > SNIPPET else "")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+#: Strict JSON: NaN and Infinity, which Python's json would accept, are refused.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+def _decode(line: bytes) -> Any:
+    """One reply line → its value; ValueError (JSONDecodeError, UnicodeDecodeError) if it is
+    not exactly one JSON value. The common case costs one `raw_decode`."""
+    text = line.decode("utf-8")
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except ValueError:
+        return _DECODER.decode(text)  # leading blanks are fine; else the precise error
+    if end != len(text) and text[end:].strip():
+        return _DECODER.decode(text)  # raises "Extra data" with its column
+    return value
+
+
+def _exit_description(status: int | None) -> str:
+    if status is None:
+        return "closed its stdout"
+    if status < 0:
+        try:
+            return f"was killed by {signal.Signals(-status).name}"
+        except ValueError:
+            return f"was killed by signal {-status}"
+    return f"exited with status {status}"
+
+
+class ProcessEngine(Engine):
+    """An engine in a child process, speaking protocol v1 as JSON lines on stdin/stdout."""
+
+    def __init__(self, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
+                 start_timeout: float | None = None, max_reply_bytes: int = MAX_REPLY_BYTES,
+                 stderr_limit: int = STDERR_LIMIT, env: Mapping[str, str] | None = None,
+                 cwd: str | Path | None = None, check_replies: bool = True) -> None:
+        """`timeout`: seconds to wait for each reply. `start_timeout`: for `hello` (the
+        process is starting; default the larger of `timeout` and 10 s). `check_replies`:
+        check each reply against the protocol schemas (turn off only to measure)."""
+        self.argv = split_command(command)
+        self.command = command if isinstance(command, str) else shlex.join(self.argv)
+        self.timeout = float(timeout)
+        self.start_timeout = float(start_timeout if start_timeout is not None
+                                   else max(self.timeout, DEFAULT_TIMEOUT))
+        self.max_reply_bytes = max_reply_bytes
+        self.stderr_limit = stderr_limit
+        self.env = dict(env) if env is not None else None
+        self.cwd = cwd
+        self.check_replies = check_replies
+        self.broken = False  # the process is gone or its stdout cannot be trusted
+        self.starts = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr: _StderrBuffer | None = None
+        self._buf = bytearray()
+        self._last = "start"  # what the last reply answered, for messages
+
+    # -- lifecycle
+
+    def start(self) -> EngineInfo:
+        """Start the process and say hello. A fault here is raised like any other."""
+        if self._proc is not None:
+            self.close()
+        try:
+            # A process group of its own, to kill the engine's children with it; not a new
+            # session, which with scheduler autogroups would slow every round trip.
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, bufsize=0, process_group=0,
+                                    close_fds=True, env=self.env, cwd=self.cwd)
+        except FileNotFoundError:
+            raise EngineCommandError(f"cannot start the engine: {self.argv[0]!r} not found "
+                                     f"(command: {self.command})") from None
+        except PermissionError:
+            raise EngineCommandError(f"cannot start the engine: {self.argv[0]!r} is not "
+                                     f"executable (command: {self.command})") from None
+        except OSError as e:
+            raise EngineCommandError(f"cannot start the engine ({self.command}): "
+                                     f"{e.strerror or e}") from None
+        assert proc.stdin and proc.stdout and proc.stderr
+        self._proc = proc
+        self.starts += 1
+        self.broken = False
+        self._buf = bytearray()
+        self._last = "start"
+        self._in, self._out = proc.stdin.fileno(), proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        self._poll_out = select.poll()
+        self._poll_out.register(self._out, select.POLLIN)
+        self._poll_in = select.poll()
+        self._poll_in.register(self._in, select.POLLOUT)
+        self._stderr = _StderrBuffer(proc.stderr, self.stderr_limit)
+        reply = self._exchange({"cmd": "hello", "protocol": 1}, "hello", self.start_timeout)
+        problem = check_message("hello.response", reply)
+        if problem is not None:
+            self._fail(f"the engine's reply to `hello` does not follow the protocol: {problem}")
+        if reply.get("ok") is False:
+            self._fail(f"the engine refused `hello` (protocol 1): {reply.get('error')}: "
+                       f"{reply.get('message', '')}")
+        try:
+            self.info = parse_hello(reply)
+        except EngineFault:
+            self._kill()
+            raise
+        return self.info
+
+    def close(self) -> None:
+        """Say `bye` to a healthy engine, give it a moment to exit, then kill its process
+        group (its own children too) and release the pipes."""
+        proc = self._proc
+        if proc is None:
+            return
+        if not self.broken and not self._exited(proc):
+            try:
+                self._exchange({"cmd": "bye"}, "bye", min(self.timeout, BYE_GRACE))
+                self._wait_exit(proc, BYE_GRACE)
+            except EngineFault:
+                pass
+        self._kill()
+
+    def take_stderr(self) -> str:
+        return self._stderr.take() if self._stderr else ""
+
+    def wait_exit(self, grace: float) -> bool:
+        """Wait up to `grace` seconds for the process to exit by itself (after `bye`)."""
+        return self._proc is None or self._wait_exit(self._proc, grace)
+
+    # -- requests
+
+    def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        cmd = str(msg.get("cmd"))
+        reply = self._round_trip(_ENCODER.encode(msg).encode() + b"\n", cmd, self.timeout)
+        if self.check_replies:
+            problem = check_reply_shape(cmd, reply)
+            if problem is not None:
+                raise ProtocolViolation(f"the reply to `{cmd}` does not follow the protocol: "
+                                        f"{problem}")
+        if not isinstance(reply, dict):
+            raise ProtocolViolation(f"the reply to `{cmd}` is not a JSON object: "
+                                    f"{_snippet(json.dumps(reply).encode())}")
+        return reply
+
+    def request_line(self, line: bytes, label: str) -> Any:
+        """Send one raw line (no newline) and return the decoded reply, unchecked. For
+        `palconf smoke`, which sends lines that are not requests on purpose."""
+        return self._round_trip(line + b"\n", label, self.timeout)
+
+    def _exchange(self, msg: dict[str, Any], label: str, timeout: float) -> Any:
+        return self._round_trip(_ENCODER.encode(msg).encode() + b"\n", label, timeout)
+
+    def _round_trip(self, data: bytes, label: str, timeout: float) -> Any:
+        if self._proc is None:
+            raise EngineCrash("the engine is not running")
+        if self.broken:
+            raise EngineCrash(f"the engine is not usable since `{self._last}`")
+        deadline = time.monotonic() + timeout
+        try:
+            self._check_quiet(label)
+            self._send(data, label, deadline)
+            line = self._read_line(label, deadline, timeout)
+        except BaseException:  # a fault, or ^C while waiting: the reply may still come
+            self.broken = True
+            raise
+        self._last = label
+        try:
+            reply = _decode(line)
+        except ValueError as e:
+            if not line.strip():
+                what = "an empty line"
+            elif isinstance(e, json.JSONDecodeError):
+                what = f"not JSON ({e.msg} at column {e.colno}): {_snippet(line)}"
+            elif isinstance(e, UnicodeDecodeError):
+                what = f"not UTF-8: {_snippet(line)}"
+            else:
+                what = f"not JSON ({e}): {_snippet(line)}"
+            self._fail(f"the reply to `{label}` is {what}; stdout is for one JSON reply per "
+                       f"line, logs go to stderr")
+        if self._buf:  # what came with the reply, in the same read
+            self._fail(f"the engine wrote more than one line in reply to `{label}`; the extra: "
+                       f"{_snippet(bytes(self._buf))}; only replies go to stdout, logs go to "
+                       f"stderr")
+        return reply
+
+    def _check_quiet(self, label: str) -> None:
+        """Between a reply and the next request the engine must write nothing to stdout."""
+        if not self._buf and not self._poll_out.poll(0):
+            return
+        if not self._buf:
+            chunk = self._read_chunk()
+            if not chunk:
+                self._crashed(f"after its reply to `{self._last}`, before `{label}`")
+            self._buf += chunk
+        junk = bytes(self._buf)
+        self._fail(f"the engine wrote to stdout without a request (after its reply to "
+                   f"`{self._last}`): {_snippet(junk)}; only replies go to stdout, logs go to "
+                   f"stderr")
+
+    def _send(self, data: bytes, label: str, deadline: float) -> None:
+        """Write the whole request; stdin is non-blocking, so an engine that stops reading
+        costs a timeout, not a hang."""
+        view = memoryview(data)
+        while True:
+            try:
+                n = os.write(self._in, view)
+            except BlockingIOError:
+                n = 0
+            except (BrokenPipeError, ConnectionResetError):
+                self._crashed(f"while receiving `{label}`")
+            if n == len(view):
+                return  # the usual case: the pipe had room for all of it at once
+            view = view[n:]
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._poll_in.poll(remaining * 1000):
+                self._timed_out(label, "reading its request")
+
+    def _read_chunk(self) -> bytes:
+        try:
+            return os.read(self._out, 65536)
+        except OSError:
+            return b""
+
+    def _read_line(self, label: str, deadline: float, timeout: float) -> bytes:
+        buf = self._buf
+        if not buf:  # the usual case: the whole reply arrives in one read
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._poll_out.poll(remaining * 1000):
+                self._timed_out(label, f"no reply within {timeout:g} s")
+            chunk = self._read_chunk()
+            if not chunk:
+                self._crashed(f"while answering `{label}`")
+            end = chunk.find(b"\n")
+            if end == len(chunk) - 1 and end <= self.max_reply_bytes:
+                return chunk[:end]
+            buf += chunk
+        start = 0
+        while True:
+            end = buf.find(b"\n", start)
+            if end >= 0:
+                break
+            start = len(buf)
+            if start > self.max_reply_bytes:
+                self._fail(f"the reply to `{label}` is over the size bound of "
+                           f"{self.max_reply_bytes} bytes (no end of line after {start} "
+                           f"bytes): {_snippet(bytes(buf))}")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._poll_out.poll(remaining * 1000):
+                self._timed_out(label, f"no reply within {timeout:g} s")
+            chunk = self._read_chunk()
+            if not chunk:
+                self._crashed(f"while answering `{label}`", bytes(buf))
+            buf += chunk
+        if end > self.max_reply_bytes:
+            self._fail(f"the reply to `{label}` is over the size bound of "
+                       f"{self.max_reply_bytes} bytes ({end} bytes): "
+                       f"{_snippet(bytes(buf[:end]))}")
+        line = bytes(buf[:end])
+        del buf[: end + 1]
+        return line
+
+    # -- faults
+
+    def _fail(self, message: str) -> NoReturn:
+        """The stream is out of step: kill the engine and raise a ProtocolViolation."""
+        self._kill()
+        raise ProtocolViolation(message, stderr=self.take_stderr())
+
+    def _timed_out(self, label: str, what: str) -> NoReturn:
+        self._kill()
+        raise EngineTimeout(f"timeout on `{label}`: {what}", stderr=self.take_stderr())
+
+    def _crashed(self, when: str, partial: bytes = b"") -> NoReturn:
+        proc = self._proc
+        assert proc is not None
+        exited = self._wait_exit(proc, EXIT_GRACE)
+        self._kill()
+        status = proc.returncode if exited else None
+        tail = f" (it had written {_snippet(partial)} of its reply)" if partial else ""
+        raise EngineCrash(f"the engine {_exit_description(status)} {when}{tail}",
+                          stderr=self.take_stderr())
+
+    @staticmethod
+    def _exited(proc: subprocess.Popen[bytes]) -> bool:
+        """Has the process exited? Does not reap it: its pid, and so its process group id,
+        stay reserved until `_kill` has signalled the group."""
+        if proc.returncode is not None:
+            return True
+        try:
+            return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+        except ChildProcessError:
+            return True
+
+    def _wait_exit(self, proc: subprocess.Popen[bytes], grace: float) -> bool:
+        deadline = time.monotonic() + grace
+        delay = 0.001
+        while not self._exited(proc):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+        return True
+
+    def _kill(self) -> None:
+        """Kill the engine's process group, reap the engine, close the pipes. Idempotent."""
+        self.broken = True
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.returncode is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end
+                pass
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        if self._stderr:
+            self._stderr.finish(0.5)
+        self._proc = None
+
+    def __repr__(self) -> str:
+        return f"ProcessEngine({self.command!r})"

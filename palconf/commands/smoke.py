@@ -1,0 +1,390 @@
+"""`palconf smoke --engine-cmd CMD`: does an engine speak protocol v1 well enough to be run?
+
+Like `bowtie smoke`: a handful of requests that every engine must handle, each checked
+against the protocol schemas and against what the request asked for, printed as ok / warn /
+FAIL with what is wrong and how to fix it. A FAIL is something `palconf run` would trip over
+(exit status 1); a warn is a part of the protocol the harness does not rely on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from oracle.model import KEYWORD_IDS
+from ..adapter import (DEFAULT_TIMEOUT, EngineCommandError, ProcessEngine, check_reply_shape,
+                       json_validator)
+from ..engines import EngineFault
+from ..runner import match, state_changes
+
+#: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
+STATE: dict[str, Any] = {
+    "active": "A", "turn": 1, "night": False,
+    "players": {
+        "A": {"life": 5, "energy": 1, "hand": [], "structures": [], "graveyard": [],
+              "battle": [{"id": "a1", "kind": "pal", "name": "Smoke Pal", "power": 3000,
+                          "strike": 1, "cost": 0, "state": "stand"}]},
+        "B": {"life": 5, "energy": 0, "hand": [], "structures": [], "graveyard": [],
+              "battle": [{"id": "b1", "kind": "pal", "name": "Rested Pal", "power": 2000,
+                          "strike": 1, "cost": 0, "state": "rest"}]},
+    },
+}
+#: What `observe` must show right after `setup` of STATE.
+OBSERVED: dict[str, Any] = {
+    "active": "A", "turn": 1, "night": False, "winner": None, "step": "main",
+    "priority": None, "attack": None,
+    "players": {"A": {"life": 5, "energy": 1, "hand": [], "battle": ["a1"], "structures": {},
+                      "graveyard": []},
+                "B": {"life": 5, "energy": 0, "hand": [], "battle": ["b1"], "structures": {},
+                      "graveyard": []}},
+    "cards": {"a1": {"zone": "battle", "owner": "A", "state": "stand", "power": 3000,
+                     "strike": 1},
+              "b1": {"zone": "battle", "owner": "B", "state": "rest", "power": 2000,
+                     "strike": 1}},
+}
+REFUSED = {"do": "end-turn", "player": "B"}  # A is active: wrong-player
+ACCEPTED = {"do": "end-turn", "player": "A"}
+ONE_LINE = "Write exactly one JSON object per line on stdout, and flush after each reply."
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("smoke", help="check that an engine speaks the protocol basics",
+                       description="Send an engine the requests every engine must handle "
+                                   "(hello, setup, observe, a refused action, an unknown "
+                                   "command, a line that is not JSON, bye) and say what is "
+                                   "wrong and how to fix it. Exit 0 when nothing FAILs, 1 "
+                                   "otherwise, 2 when the command cannot be run.")
+    p.add_argument("--engine-cmd", required=True, metavar="CMD",
+                   help="the engine's command line (split like a shell would; no shell runs)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+                   help=f"seconds to wait for each reply (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: one object with every check, for CI")
+    p.set_defaults(func=main)
+
+
+@dataclass
+class Check:
+    name: str
+    status: str  # ok | warn | FAIL
+    detail: str = ""
+    fix: str = ""
+
+
+def printable(text: str, limit: int = 300) -> str:
+    """Engine output made safe for a terminal: control characters escaped, length bounded."""
+    out = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return out if len(out) <= limit else out[:limit] + "…"
+
+
+def shown(value: Any) -> str:
+    return printable(json.dumps(value, sort_keys=True), 200)
+
+
+class Smoke:
+    """Runs the checks in order on one engine process, restarting it after a fault."""
+
+    def __init__(self, engine: ProcessEngine) -> None:
+        self.engine = engine
+        self.checks: list[Check] = []
+        self.alive = False
+
+    def add(self, name: str, status: str, detail: str = "", fix: str = "") -> None:
+        self.checks.append(Check(name, status, detail, fix))
+
+    def fault(self, name: str, e: EngineFault, fix: str) -> None:
+        stderr = (e.stderr or self.engine.take_stderr()).strip().splitlines()[-3:]
+        tail = "".join(f"\nstderr | {printable(line)}" for line in stderr)
+        self.add(name, "FAIL", printable(e.message) + tail,
+                 fix or "Answer every request with exactly one line of JSON on stdout; the "
+                        "engine's stderr above may say why it did not.")
+        self.alive = False
+
+    def ensure_running(self) -> bool:
+        if self.alive and not self.engine.broken:
+            return True
+        try:
+            self.engine.start()
+        except EngineFault as e:
+            self.fault("restart", e, "The engine must start again after it was stopped.")
+            return False
+        self.alive = True
+        return True
+
+    def step(self, name: str, fix: str, body: Callable[[], None]) -> None:
+        if not self.ensure_running():
+            self.add(name, "FAIL", "not checked: the engine does not start")
+            return
+        try:
+            body()
+        except EngineFault as e:
+            self.fault(name, e, fix)
+
+    def load(self, name: str) -> bool:
+        """Load STATE afresh, so that each check stands on its own (after a restart too)."""
+        reply = self.request({"cmd": "setup", "state": STATE})
+        if isinstance(reply, dict) and reply.get("ok") is True:
+            return True
+        self.add(name, "FAIL", "not checked: `setup` does not work")
+        return False
+
+    def request(self, msg: dict[str, Any]) -> Any:
+        """A request whose reply is checked only for being JSON (shape is judged per check)."""
+        return self.engine.request_line(json.dumps(msg).encode(), str(msg.get("cmd")))
+
+    # -- the checks
+
+    def run(self) -> None:
+        try:
+            info = self.engine.start()
+        except EngineCommandError:
+            raise
+        except EngineFault as e:
+            self.fault("hello", e, 'Answer {"cmd": "hello", "protocol": 1} with {"ok": true, '
+                                   '"engine": {"name": ..., "version": ...}, "keywords": '
+                                   '[...], "commands": [...]} on one line. ' + ONE_LINE)
+            return
+        self.alive = True
+        self.hello(info)
+        self.step("before setup", "", self.before_setup)
+        self.step("setup", "", self.setup)
+        self.step("observe", "", self.observe)
+        self.step("refused action", "Refusing an action must not break the engine.",
+                  self.refused)
+        self.step("accepted action", "", self.accepted)
+        self.step("unknown command", "An unknown `cmd` is answered, and the engine goes on.",
+                  self.unknown_command)
+        self.step("bad json", "A line that is not JSON is answered, and the engine goes on.",
+                  self.bad_json)
+        self.step("bad request", "", self.bad_request)
+        if "legal" in info.commands:
+            self.step("legal", "", self.legal)
+        self.step("bye", "", self.bye)
+
+    def hello(self, info: Any) -> None:
+        names = ", ".join(sorted(info.keywords)) or "none"
+        self.add("hello", "ok", printable(f"{info.name} {info.version}; keywords: {names}"))
+        unknown = sorted(set(info.keywords) - set(KEYWORD_IDS))
+        if unknown:
+            self.add("hello keywords", "warn",
+                     printable(f"not keyword ids of the protocol (ignored): {', '.join(unknown)}"),
+                     f"Use the ids of docs/protocol.md: {', '.join(KEYWORD_IDS)}.")
+        if not info.keywords:
+            self.add("hello keywords", "warn", "`keywords` is empty: every case that tests a "
+                     "keyword will be skipped", "List the keyword ids the engine implements.")
+        missing = [c for c in ("setup", "act", "observe") if c not in info.commands]
+        if missing:
+            self.add("hello commands", "warn", f"`commands` does not list {', '.join(missing)}",
+                     'List the commands the engine answers: "commands": ["setup", "act", '
+                     '"observe"] (and "legal" if it has it).')
+
+    def before_setup(self) -> None:
+        reply = self.request({"cmd": "observe"})
+        if isinstance(reply, dict) and reply.get("ok") is False and reply.get("error") == "no-game":
+            self.add("before setup", "ok", '`observe` before `setup` is "no-game"')
+        else:
+            self.add("before setup", "warn", f"`observe` before any `setup` answered "
+                     f"{shown(reply)}", 'Answer `act`, `observe` and `legal` before the first '
+                     '`setup` with {"ok": false, "error": "no-game", "message": ...}.')
+
+    def setup(self) -> None:
+        reply = self.request({"cmd": "setup", "state": STATE})
+        problem = check_reply_shape("setup", reply)
+        if problem:
+            self.add("setup", "FAIL", printable(f"the reply is not a setup response: {problem}"),
+                     'Answer a STATE you can load with {"ok": true}.')
+        elif reply["ok"] is not True:
+            self.add("setup", "FAIL", f"a STATE of two plain Pals was refused: {shown(reply)}",
+                     "`setup` must load every STATE of docs/protocol.md, with the defaults "
+                     "for missing fields; `unsupported` is only for keywords or effects the "
+                     "engine does not implement.")
+        else:
+            self.add("setup", "ok", "a STATE of two plain Pals is loaded")
+
+    def observe_state(self) -> tuple[Any, list[str]]:
+        reply = self.request({"cmd": "observe"})
+        errors = [f"{'.'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
+                  for e in json_validator("observe.response").iter_errors(reply)]
+        return reply, errors
+
+    def observe(self) -> None:
+        if not self.load("observe"):
+            return
+        reply, errors = self.observe_state()
+        if errors:
+            self.add("observe", "FAIL", printable("the reply is not an OBSERVED state: "
+                                                  + "; ".join(errors[:5]), 600),
+                     "Answer `observe` with {\"ok\": true, \"state\": OBSERVED}: every key of "
+                     "OBSERVED in docs/protocol.md, every card with exactly zone, owner, "
+                     "state, power and strike.")
+            return
+        diffs = match(OBSERVED, reply["state"])
+        if diffs:
+            self.add("observe", "FAIL", printable("the state differs from what `setup` "
+                                                  "loaded: " + "; ".join(map(str, diffs[:5])),
+                                                  600),
+                     "Report the game as loaded: zone lists as ids, `structures` as an "
+                     "object, null for what does not apply.")
+        else:
+            self.add("observe", "ok", "the OBSERVED state has the right shape and content")
+
+    def refused(self) -> None:
+        if not self.load("refused action"):
+            return
+        before, errors = self.observe_state()
+        if errors or before.get("ok") is not True:
+            self.add("refused action", "FAIL", "not checked: `observe` does not work")
+            return
+        reply = self.request({"cmd": "act", "action": REFUSED})
+        problem = check_reply_shape("act", reply)
+        if problem:
+            self.add("refused action", "FAIL", printable(f"the reply to an illegal `act` is "
+                                                         f"not an act response: {problem}"),
+                     'Refuse an illegal action with {"ok": false, "error": "illegal", '
+                     '"reason": REASON, "message": ...}.')
+            return
+        if reply["ok"] is True:
+            self.add("refused action", "FAIL", f"`end-turn` by B on A's turn was accepted: "
+                     f"{shown(REFUSED)}", "Refuse actions of a player who may not act "
+                                          "(reason wrong-player).")
+            return
+        if reply.get("error") != "illegal":
+            self.add("refused action", "FAIL", f"refused with error {shown(reply.get('error'))}"
+                     f", not \"illegal\"", 'A refused action is {"ok": false, "error": '
+                                           '"illegal", "reason": ...}.')
+            return
+        after, errors = self.observe_state()
+        changes = state_changes(before["state"], after["state"]) if not errors else []
+        if errors or changes:
+            self.add("refused action", "FAIL", printable("the refused action changed the "
+                     "state: " + "; ".join(map(str, changes[:5]) if changes else errors[:3]),
+                     600), "A refused action changes nothing (B-21).")
+        elif reply.get("reason") != "wrong-player":
+            self.add("refused action", "warn", f"refused with reason "
+                     f"{shown(reply.get('reason'))}; the protocol's order of checks gives "
+                     f"\"wrong-player\"", "Check the reasons in the order of docs/protocol.md "
+                                         "(cases that demand a reason will fail otherwise).")
+        else:
+            self.add("refused action", "ok", "refused (wrong-player), state unchanged")
+
+    def accepted(self) -> None:
+        if not self.load("accepted action"):
+            return
+        reply = self.request({"cmd": "act", "action": ACCEPTED})
+        problem = check_reply_shape("act", reply)
+        if problem or reply.get("ok") is not True:
+            self.add("accepted action", "FAIL", printable(f"`end-turn` by the active player "
+                     f"was not accepted: {problem or shown(reply)}"),
+                     'Answer a legal action with {"ok": true}.')
+            return
+        after, errors = self.observe_state()
+        diffs = match({"active": "B", "turn": 2}, after.get("state")) if not errors else []
+        if errors or diffs:
+            self.add("accepted action", "FAIL", printable("after `end-turn`: " + "; ".join(
+                map(str, diffs) if diffs else errors[:3])),
+                "`end-turn` passes the turn to the other player; `turn` goes up by 1.")
+        else:
+            self.add("accepted action", "ok", "`end-turn` accepted; B is active, turn 2")
+
+    def still_alive(self, name: str) -> bool:
+        reply = self.request({"cmd": "observe"})
+        if isinstance(reply, dict) and reply.get("ok") is True:
+            return True
+        self.add(name, "FAIL", f"afterwards `observe` answered {shown(reply)}",
+                 "Keep the game as it was after answering an error.")
+        return False
+
+    def expect_error(self, name: str, reply: Any, code: str, what: str) -> None:
+        if isinstance(reply, dict) and reply.get("ok") is False and reply.get("error") == code:
+            if self.still_alive(name):
+                self.add(name, "ok", f"{what} is \"{code}\"; the engine goes on")
+        else:
+            self.add(name, "FAIL", f"{what} was answered {shown(reply)}",
+                     f'Answer it with {{"ok": false, "error": "{code}", "message": ...}} and '
+                     f'go on.')
+
+    def unknown_command(self) -> None:
+        if not self.load("unknown command"):
+            return
+        reply = self.request({"cmd": "palconf-smoke-no-such-command"})
+        self.expect_error("unknown command", reply, "unknown-command", "an unknown `cmd`")
+
+    def bad_json(self) -> None:
+        if not self.load("bad json"):
+            return
+        reply = self.engine.request_line(b'{"cmd": "observe"', "a line that is not JSON")
+        self.expect_error("bad json", reply, "bad-json", "a line that is not JSON")
+
+    def bad_request(self) -> None:
+        if not self.load("bad request"):
+            return
+        reply = self.engine.request_line(b'["observe"]', "a JSON array")
+        self.expect_error("bad request", reply, "bad-request", "a JSON value that is not an "
+                                                              "object")
+
+    def legal(self) -> None:
+        if not self.load("legal"):
+            return
+        reply = self.request({"cmd": "legal"})
+        problem = check_reply_shape("legal", reply)
+        if problem or reply.get("ok") is not True:
+            self.add("legal", "warn", printable(f"`legal` is listed in `commands` but its "
+                                                f"reply is {problem or shown(reply)}"),
+                     'Answer {"ok": true, "actions": [ACTION, ...]}, or leave "legal" out of '
+                     '`commands`.')
+        else:
+            self.add("legal", "ok", f"{len(reply['actions'])} legal action(s), well formed")
+
+    def bye(self) -> None:
+        reply = self.request({"cmd": "bye"})
+        if not (isinstance(reply, dict) and reply.get("ok") is True):
+            self.add("bye", "FAIL", f"`bye` was answered {shown(reply)}",
+                     'Answer {"ok": true}, then exit.')
+        elif not self.engine.wait_exit(2.0):
+            self.add("bye", "FAIL", "the engine did not exit within 2 s of answering `bye`",
+                     "Exit after answering `bye` (palconf kills engines that do not).")
+        else:
+            self.add("bye", "ok", "answered, and the engine exited")
+        self.alive = False
+
+
+def main(args: argparse.Namespace) -> int:
+    if not args.timeout > 0:
+        print("palconf smoke: --timeout must be a positive number of seconds", file=sys.stderr)
+        return 2
+    try:
+        engine = ProcessEngine(args.engine_cmd, timeout=args.timeout)
+        smoke = Smoke(engine)
+        try:
+            smoke.run()
+        finally:
+            engine.close()
+    except EngineCommandError as e:
+        print(f"palconf smoke: {e.message}", file=sys.stderr)
+        return 2
+    failed = [c for c in smoke.checks if c.status == "FAIL"]
+    warned = [c for c in smoke.checks if c.status == "warn"]
+    if args.format == "json":
+        print(json.dumps({"engine_cmd": args.engine_cmd, "ok": not failed,
+                          "checks": [asdict(c) for c in smoke.checks]}, indent=2))
+        return 1 if failed else 0
+    print(f"palconf smoke: {printable(args.engine_cmd)}")
+    width = max(len(c.name) for c in smoke.checks)
+    pad = " " * (width + 10)
+    for c in smoke.checks:
+        first, *rest = c.detail.splitlines() or [""]
+        print(f"  {c.status:<5} {c.name:<{width}}  {first}")
+        for line in rest:
+            print(pad + line)
+        if c.fix and c.status != "ok":
+            print(f"{pad}fix: {c.fix}")
+    if failed:
+        print(f"\n{len(failed)} problem(s), {len(warned)} warning(s): fix the problems before "
+              f"`palconf run` (docs/protocol.md, docs/INTERPRETING.md).")
+        return 1
+    print(f"\nno problems ({len(warned)} warning(s)). Next: palconf run --engine-cmd "
+          f"{json.dumps(args.engine_cmd)}")
+    return 0

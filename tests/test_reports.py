@@ -1,0 +1,579 @@
+"""Compliance reports from real runs: the oracle, and a deliberately wrong engine.
+
+The wrong engine is the oracle with rules broken on purpose (defined below), run in-process
+over the project's cases, with a hostile name and hostile messages, so that the report must
+count fails, errors and skips right, show a failing case's diff, and escape everything.
+Expected figures are computed from the runner's own `Result`s, never written in by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from markupsafe import escape
+
+from oracle import Rules
+from oracle.keywords import KEYWORDS, Breakthrough, Nocturnal
+from oracle.model import GameState, KeywordInstance, CardState
+from oracle.rules import Refusal
+from palconf import paths
+from palconf.cases import Case, load_cases
+from palconf.cli import main as cli
+from palconf.engines import OracleEngine
+from palconf.registry import load as load_registry
+from palconf.runner import Result, run_cases
+from reports.build import build, md_escape, render_html, write_report
+from reports.compare import compare, render_markdown as compare_markdown, render_text
+from reports.mutants import parse_mutants
+from reports.results import (ResultsError, parse_lines, read_results, run_meta, meta_line)
+
+# A name and a message an engine might send to break a report: HTML, Markdown table syntax,
+# a code span, a link, an entity, a newline and a control character.
+HOSTILE_NAME = 'evil<script>alert("name")</script> | engine'
+HOSTILE_MESSAGE = ('<script>alert("msg")</script> | pipe `tick` *star* [link](http://x.test) '
+                   '&amp; @someone\nsecond line \x1b[31m')
+PASSED = ("pass", "xpass")
+
+
+# ---------------------------------------------------------------- the wrong engine
+
+class ShortNocturnal(Nocturnal):
+    """Misreads nocturnal.1: night adds 200, not 300 (wrong state → a diff)."""
+    BONUS: ClassVar[int] = 200
+
+
+class CrashingBreakthrough(Breakthrough):
+    """Breaks on every Breakthrough trigger (an engine bug → `internal` → error)."""
+
+    def after_battle(self, battle: Any, card: CardState, instance: KeywordInstance) -> list[Any]:
+        if card.id == battle.attacker and battle.defender_pal in battle.dead:
+            raise RuntimeError(HOSTILE_MESSAGE)
+        return []
+
+
+class WrongRules(Rules):
+    """The oracle with Taunt inverted (a Taunt Pal repels attacks, with a hostile refusal
+    message), Nocturnal short, Breakthrough crashing, and Vigilance not implemented."""
+
+    keywords = {**{k: v for k, v in KEYWORDS.items() if k != "vigilance"},
+                "nocturnal": ShortNocturnal(), "breakthrough": CrashingBreakthrough()}
+
+    def check_attack(self, g: GameState, a: Any) -> None:
+        target = g.cards.get(a.get("target"))
+        if target is not None and self.has(target, "is_taunting"):
+            raise Refusal("illegal-target", HOSTILE_MESSAGE)
+        super().check_attack(g, a)
+
+
+# ---------------------------------------------------------------- runs
+
+def run_to_file(engine: OracleEngine, cases: list[Case], path: Path) -> list[Result]:
+    """Run the cases on `engine` and write the results file as `palconf run` does: the meta
+    line, then one line per result."""
+    registry = load_registry()
+    engine.start()
+    results = list(run_cases(engine, cases))
+    engine.close()
+    with path.open("w", encoding="utf-8") as out:
+        out.write(meta_line(run_meta(engine.info.name, engine.info.version, engine.info.keywords,
+                                     registry.current, len(cases))))
+        for r in results:
+            out.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
+    return results
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("runs")
+    oracle_file, wrong_file = tmp / "oracle.jsonl", tmp / "wrong.jsonl"
+    cases = load_cases(paths.CASES, load_registry())  # every case of the project
+    oracle = run_to_file(OracleEngine(), cases, oracle_file)
+    wrong = run_to_file(OracleEngine(rules=WrongRules, name=HOSTILE_NAME), cases, wrong_file)
+    out = tmp / "report"
+    report = build([read_results(oracle_file), read_results(wrong_file)], load_registry())
+    write_report(report, out)
+    return {"oracle": oracle, "wrong": wrong, "oracle_file": oracle_file,
+            "wrong_file": wrong_file, "out": out, "report": report}
+
+
+def tally(results: list[Result], keyword: str | None = None,
+          ruling: bool | None = None) -> Counter[str]:
+    return Counter(r.outcome for r in results
+                   if (keyword is None or keyword in (r.keywords or ["base"]))
+                   and (ruling is None or bool(r.interpretations) == ruling))
+
+
+def fraction(c: Counter[str]) -> str:
+    ran = sum(c.values()) - c["skip"]
+    return f"{sum(c[o] for o in PASSED)}/{ran}" if ran else "–"
+
+
+def test_the_wrong_engine_really_is_wrong(runs: dict[str, Any]) -> None:
+    """The premise of the other tests: each broken rule shows up as its own outcome."""
+    wrong = tally(runs["wrong"])
+    assert wrong["fail"] and wrong["error"] and wrong["skip"] and wrong["pass"]
+    assert tally(runs["wrong"], "taunt")["fail"]
+    assert tally(runs["wrong"], "breakthrough")["error"]
+    assert tally(runs["wrong"], "vigilance")["skip"] == sum(tally(runs["wrong"], "vigilance").values())
+    assert any(r.diffs for r in runs["wrong"] if "nocturnal" in r.keywords)
+
+
+# ---------------------------------------------------------------- results.json
+
+def test_results_json_counts_per_engine_and_keyword(runs: dict[str, Any]) -> None:
+    data = json.loads((runs["out"] / "results.json").read_text(encoding="utf-8"))
+    assert data["format"] == "palconf-report"
+    engines = data["engines"]
+    assert [e["name"] for e in engines] == ["palconf-oracle", HOSTILE_NAME]
+    for e, results in zip(engines, (runs["oracle"], runs["wrong"])):
+        assert e["cases"] == len(results)
+        assert e["meta"]["engine"]["name"] == e["name"]
+        assert e["meta"]["rules_version"] == "1.00"
+        whole = tally(results)
+        assert {o: e["totals"]["all"][o] for o in whole} == dict(whole)
+        assert e["totals"]["all"]["total"] == len(results)
+        for kid, cell in e["keywords"].items():
+            for part, ruling in (("all", None), ("rules_text", False), ("ruling", True)):
+                expected = tally(results, kid, ruling)
+                got = {o: n for o, n in cell[part].items()
+                       if o in ("pass", "fail", "error", "timeout", "skip", "xfail", "xpass") and n}
+                assert got == dict(expected), (e["name"], kid, part)
+                assert cell[part]["ran"] == sum(expected.values()) - expected["skip"]
+    # per case, per engine
+    by_id = {c["id"]: c for c in data["cases"]}
+    assert set(by_id) == {r.id for r in runs["oracle"]} | {r.id for r in runs["wrong"]}
+    wrong_key = engines[1]["key"]
+    for r in runs["wrong"]:
+        got = by_id[r.id]["results"][wrong_key]
+        assert got["outcome"] == r.outcome and got["message"] == r.message
+        assert got.get("diffs", []) == r.diffs
+
+
+def test_results_json_clauses_and_rulings(runs: dict[str, Any]) -> None:
+    data = json.loads((runs["out"] / "results.json").read_text(encoding="utf-8"))
+    registry = load_registry()
+    taunt = next(k for k in data["keywords"] if k["id"] == "taunt")
+    assert [c["id"] for c in taunt["clauses"]] == [c.id for c in registry.clauses.values()
+                                                  if c.keyword == "taunt"]
+    wrong_key = data["engines"][1]["key"]
+    for clause in taunt["clauses"]:
+        citing = [r for r in runs["wrong"] if clause["id"] in r.clauses]
+        assert clause["cases"] == sorted(r.id for r in citing)
+        assert clause["text"] == registry.clauses[clause["id"]].text["1.00"]
+        assert clause["engines"][wrong_key]["all"]["fail"] == sum(r.outcome == "fail" for r in citing)
+    interps = {i["id"]: i for i in data["interpretations"]}
+    assert set(interps) >= set(registry.interpretations)
+    for iid, i in interps.items():
+        assert i["cases"] == sorted(r.id for r in runs["oracle"] if iid in r.interpretations)
+
+
+# ---------------------------------------------------------------- index.html
+
+class Page(HTMLParser):
+    """The page's tags and text, to check that untrusted text stayed text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: Counter[str] = Counter()
+        self.text: list[str] = []
+        self.ids: Counter[str] = Counter()
+        self.hrefs: list[str] = []
+        self.external: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags[tag] += 1
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids[a["id"] or ""] += 1
+        if tag == "a" and a.get("href"):
+            self.hrefs.append(a["href"] or "")
+        for name in ("src", "href"):
+            if a.get(name) and not (a[name] or "").startswith("#"):
+                self.external.append(a[name] or "")
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parse_page(path: Path) -> tuple[str, Page]:
+    html = path.read_text(encoding="utf-8")
+    page = Page()
+    page.feed(html)
+    return html, page
+
+
+def test_index_html_is_self_contained_and_escaped(runs: dict[str, Any]) -> None:
+    html, page = parse_page(runs["out"] / "index.html")
+    assert page.tags["script"] == 0, "an engine's <script> became a tag"
+    assert "<script>" not in html
+    assert page.tags["link"] == 0 and page.tags["img"] == 0 and page.external == []
+    assert page.tags["style"] == 1
+    text = "".join(page.text)
+    assert HOSTILE_NAME in text  # shown, as text
+    assert '<script>alert("msg")</script> | pipe `tick`' in text
+    assert "&lt;script&gt;" in html
+    duplicated = [i for i, n in page.ids.items() if n > 1]
+    assert duplicated == []
+    missing = [h for h in page.hrefs if h.startswith("#") and h[1:] not in page.ids]
+    assert missing == []
+
+
+def test_index_html_matrix_and_failing_case_diff(runs: dict[str, Any]) -> None:
+    html, page = parse_page(runs["out"] / "index.html")
+    text = " ".join(" ".join(page.text).split())
+    # the matrix row of each keyword shows each engine's rules-text and ruling fractions
+    rows = re.findall(r'<tr><th class="kw"><a href="#kw-([a-z-]+)">.*?</tr>', html, re.S)
+    assert "taunt" in rows and "nocturnal" in rows
+    for kid in ("taunt", "nocturnal", "breakthrough", "vigilance"):
+        row = re.search(r'<tr><th class="kw"><a href="#kw-' + kid + r'">.*?</tr>', html, re.S)
+        assert row is not None
+        fracs = re.findall(r'<span class="frac">([^<]*)</span>', row.group(0))
+        want = []
+        for results in (runs["oracle"], runs["wrong"]):
+            want += [fraction(tally(results, kid, False)), fraction(tally(results, kid, True))]
+        assert fracs == want, kid
+    # a failing case of the wrong engine: its diff (expected and observed) and message
+    failing = next(r for r in runs["wrong"] if r.outcome == "fail" and r.diffs)
+    assert f'<details class="case" id="failing--case-{failing.id}">' in html  # listed, closed
+    # and open under its keyword
+    block = re.search(r'<details class="case" id="kw-' + failing.keywords[0] + '--case-'
+                      + re.escape(failing.id) + r'" open>.*?</details>', html, re.S)
+    assert block is not None, failing.id
+    body = block.group(0)
+    for d in failing.diffs:
+        assert f"<code>{'.<wbr>'.join(escape(p) for p in d['path'].split('.'))}</code>" in body
+        assert f'<td class="exp mono">{escape(json.dumps(d["expected"], sort_keys=True))}</td>' \
+            in body
+        assert f'<td class="obs mono">{escape(json.dumps(d["observed"], sort_keys=True))}</td>' \
+            in body
+    assert failing.message in text
+    # a refusal carrying the hostile message is shown, escaped, with the engine's text
+    refused = next(r for r in runs["wrong"] if HOSTILE_MESSAGE.split("\n")[0] in r.message
+                   and r.outcome == "fail")
+    assert refused.id in html
+    # run metadata: both engines, the rules version, the palconf version
+    assert "palconf-oracle" in text and "1.00" in text and "0.1.0" in text
+
+
+# ---------------------------------------------------------------- report.md
+
+def md_cells(row: str) -> list[str]:
+    """A Markdown table row split on the pipes that are not escaped."""
+    assert row.startswith("|") and row.endswith("|"), row
+    return re.split(r"(?<!\\)\|", row[1:-1])
+
+
+def test_report_md_escapes_untrusted_text(runs: dict[str, Any]) -> None:
+    md = (runs["out"] / "report.md").read_text(encoding="utf-8")
+    assert "<script>" not in md
+    assert "evil&lt;script&gt;alert(\"name\")&lt;/script&gt; \\| engine" in md
+    assert "\\`tick\\`" in md and "\\[link\\]" in md and "\\@someone" in md
+    assert "\x1b" not in md  # control characters are made harmless
+    # every table row has as many cells as its header: no `|` escaped out of its cell
+    lines = md.splitlines()
+    for n, line in enumerate(lines):
+        if line.startswith("| ---") or line.startswith("| --- "):
+            width = len(md_cells(lines[n - 1]))
+            for row in lines[n + 1:]:
+                if not row.startswith("|"):
+                    break
+                assert len(md_cells(row)) == width, row
+    section = md.split("## Failing cases")[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")][2:]
+    failures = sorted((r.id, e) for e, results in (("A", runs["oracle"]), ("B", runs["wrong"]))
+                      for r in results if r.outcome in ("fail", "error", "timeout", "xfail"))
+    shown = [(md_cells(row)[1].split("<br>")[0].strip(), md_cells(row)[0].strip())
+             for row in rows]
+    assert shown == failures[:50]
+    if len(failures) > 50:
+        assert f"… and {len(failures) - 50} more: see index.html" in section
+
+
+def test_md_escape() -> None:
+    assert md_escape("a|b") == "a\\|b"
+    assert md_escape("<b>&") == "&lt;b&gt;&amp;"
+    assert md_escape("x\ny") == "x<br>y"
+    assert md_escape("`code` *e* _u_ ~s~ [l](u)") == "\\`code\\` \\*e\\* \\_u\\_ \\~s\\~ \\[l\\](u)"
+    assert md_escape("\\|") == "\\\\\\|"  # a backslash cannot unescape the pipe
+
+
+# ---------------------------------------------------------------- junit.xml
+
+def test_junit_xml_parses_with_the_right_counts(runs: dict[str, Any]) -> None:
+    root = ET.parse(runs["out"] / "junit.xml").getroot()
+    assert root.tag == "testsuites"
+    suites = root.findall("testsuite")
+    assert len(suites) == 2
+    for suite, results in zip(suites, (runs["oracle"], runs["wrong"])):
+        c = tally(results)
+        cases = suite.findall("testcase")
+        assert len(cases) == int(suite.get("tests", -1)) == len(results)
+        assert int(suite.get("failures", -1)) == c["fail"] == len(suite.findall("testcase/failure"))
+        assert int(suite.get("errors", -1)) == c["error"] + c["timeout"] \
+            == len(suite.findall("testcase/error"))
+        assert int(suite.get("skipped", -1)) == c["skip"] + c["xfail"] \
+            == len(suite.findall("testcase/skipped"))
+        by_name = {tc.get("name"): tc for tc in cases}
+        for r in results:
+            kws = r.keywords or ["base"]
+            want = f"palconf.{kws[0]}" if len(kws) == 1 else "palconf.interactions"
+            assert by_name[r.id].get("classname") == want
+    assert int(root.get("tests", -1)) == len(runs["oracle"]) + len(runs["wrong"])
+    wrong_suite = suites[1]
+    assert wrong_suite.get("name") == f"palconf: {HOSTILE_NAME} 0.1.0"
+    errored = next(r for r in runs["wrong"] if r.outcome == "error")
+    el = wrong_suite.find(f"testcase[@name='{errored.id}']/error")
+    assert el is not None and el.get("message") == errored.message.replace("\x1b", "\ufffd")
+    failed = next(r for r in runs["wrong"] if r.outcome == "fail" and r.diffs)
+    el = wrong_suite.find(f"testcase[@name='{failed.id}']/failure")
+    assert el is not None and all(d["path"] in (el.text or "") for d in failed.diffs)
+
+
+def test_junit_maps_xfail_and_xpass(tmp_path: Path) -> None:
+    lines = [json.dumps({"id": i, "keywords": ["taunt"], "clauses": ["taunt.1"], "outcome": o,
+                         "message": "m", "duration_ms": 1.5})
+             for i, o in (("a", "xfail"), ("b", "xpass"), ("c", "timeout"), ("d", "pass"))]
+    run = parse_lines(lines, "x.jsonl")
+    write_report(build([run], load_registry()), tmp_path)
+    suite = ET.parse(tmp_path / "junit.xml").getroot().find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) \
+        == ("4", "0", "1", "1")
+    assert suite.find("testcase[@name='a']/skipped").get("type") == "xfail"  # type: ignore[union-attr]
+    assert suite.find("testcase[@name='b']/system-out") is not None
+    assert suite.find("testcase[@name='c']/error").get("type") == "timeout"  # type: ignore[union-attr]
+    data = json.loads((tmp_path / "results.json").read_text())
+    taunt = data["engines"][0]["keywords"]["taunt"]["all"]
+    assert (taunt["passed"], taunt["ran"]) == (2, 4)  # pass and xpass of pass, xpass, xfail, timeout
+
+
+# ---------------------------------------------------------------- badges
+
+def test_badges(runs: dict[str, Any]) -> None:
+    data = json.loads((runs["out"] / "results.json").read_text(encoding="utf-8"))
+    badges = runs["out"] / "badges"
+    for e, results in zip(data["engines"], (runs["oracle"], runs["wrong"])):
+        engine_badge = json.loads((badges / f"{e['key']}.json").read_text(encoding="utf-8"))
+        assert engine_badge["schemaVersion"] == 1
+        assert engine_badge["label"] == e["label"]
+        assert engine_badge["message"] == fraction(tally(results, None, False))
+        taunt = json.loads((badges / e["key"] / "taunt.json").read_text(encoding="utf-8"))
+        assert taunt["label"] == "Taunt"
+        assert taunt["message"] == fraction(tally(results, "taunt", False))
+        t = tally(results, "taunt", False)
+        all_pass = sum(t[o] for o in PASSED) == sum(t.values()) - t["skip"]
+        assert (taunt["color"] == "brightgreen") == all_pass
+        vig = json.loads((badges / e["key"] / "vigilance.json").read_text(encoding="utf-8"))
+        if e["name"] == HOSTILE_NAME:
+            assert (vig["message"], vig["color"]) == ("skipped", "lightgrey")
+    for path in badges.rglob("*.json"):  # file names are safe slugs, inside badges/
+        assert re.fullmatch(r"[a-z0-9._-]+", path.name), path
+        assert badges in path.resolve().parents
+
+
+# ---------------------------------------------------------------- compare, CLI, run --report
+
+def test_compare_oracle_with_wrong_engine(runs: dict[str, Any]) -> None:
+    old, new = read_results(runs["oracle_file"]), read_results(runs["wrong_file"])
+    c = compare(old, new)
+    before = {r.id: r.outcome for r in runs["oracle"]}
+    after = {r.id: r.outcome for r in runs["wrong"]}
+    regressed = sorted(i for i in after if before[i] in PASSED
+                       and after[i] in ("fail", "error", "timeout", "xfail"))
+    assert [ch.id for ch in c.regressed] == regressed and regressed
+    assert [ch.id for ch in c.fixed] == sorted(
+        i for i in after if before[i] in ("fail", "error", "timeout") and after[i] in PASSED)
+    assert c.new_cases == [] and c.removed == []
+    assert {ch.id for ch in c.changed} == {i for i in after if before[i] != after[i]} \
+        - set(regressed) - {ch.id for ch in c.fixed}
+    text = render_text(c)
+    assert "\x1b" not in text and f"Regressed: passed before, fail now: {len(regressed)}" in text
+    md = compare_markdown(c)
+    assert "<script>" not in md and "\\|" in md
+    # and the other way round: what the wrong engine broke is what a fix would fix
+    assert [ch.id for ch in compare(new, old).fixed] == regressed
+
+
+def test_compare_new_and_removed_cases() -> None:
+    def line(i: str, o: str) -> str:
+        return json.dumps({"id": i, "keywords": [], "clauses": [], "outcome": o, "message": ""})
+    old = parse_lines([line("a", "pass"), line("b", "fail"), line("gone", "pass")], "old")
+    new = parse_lines([line("a", "fail"), line("b", "pass"), line("fresh", "fail"),
+                       line("fresh2", "pass")], "new")
+    c = compare(old, new)
+    assert [x.id for x in c.regressed] == ["a"] and [x.id for x in c.fixed] == ["b"]
+    assert [x.id for x in c.new_cases] == ["fresh", "fresh2"]  # the failing new case first
+    assert [x.id for x in c.removed] == ["gone"]
+
+
+def test_cli_report_and_compare(runs: dict[str, Any], tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rep"
+    assert cli(["report", str(runs["oracle_file"]), str(runs["wrong_file"]), "--out", str(out)]) == 0
+    assert {p.name for p in out.iterdir()} == {"index.html", "report.md", "results.json",
+                                               "junit.xml", "badges"}
+    capsys.readouterr()
+    assert cli(["report", "--compare", str(runs["oracle_file"]), str(runs["wrong_file"]),
+                "--format", "json", "--out", str(tmp_path / "cmp")]) == 1  # regressions
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["regressed"] and (tmp_path / "cmp" / "compare.md").exists()
+    assert cli(["report", "--compare", str(runs["oracle_file"]), str(runs["oracle_file"])]) == 0
+
+
+@pytest.mark.parametrize("content, where", [
+    ('{"id": "a", "outcome": "pass"}\nnot json\n', ":2: not JSON"),
+    ('{"id": "a", "outcome": "passed"}\n', ":1: result 'a': `outcome` must be one of"),
+    ('{"id": "a", "outcome": "pass", "diffs": "x"}\n', ":1: result 'a': `diffs` must be a list"),
+    ('{"outcome": "pass"}\n', ":1: a result needs a non-empty string `id`"),
+    ('{"meta": 3}\n', ":1: the meta line's `meta` must be an object"),
+])
+def test_bad_results_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           content: str, where: str) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(content, encoding="utf-8")
+    assert cli(["report", str(bad), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert f"bad.jsonl{where}" in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["report", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path)]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert cli(["report", "--out", str(tmp_path)]) == 2
+    f = tmp_path / "f.jsonl"
+    f.write_text("", encoding="utf-8")
+    assert cli(["report", str(f)]) == 2
+    assert "--out DIR is required" in capsys.readouterr().err
+    (tmp_path / "file").write_text("x")
+    assert cli(["report", str(f), "--out", str(tmp_path / "file")]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_results_without_meta_and_with_duplicates() -> None:
+    lines = [json.dumps({"id": "a", "keywords": ["taunt"], "clauses": [], "outcome": "fail",
+                         "message": "", "engine": "e1"}),
+             "",
+             json.dumps({"id": "a", "keywords": ["taunt"], "clauses": [], "outcome": "pass",
+                         "message": "", "engine": "e1"})]
+    run = parse_lines(lines, "dir/run.jsonl")
+    assert run.meta is None and run.engine_name == "e1" and run.duplicates == ["a"]
+    assert [r.outcome for r in run.results] == ["pass"]
+    assert parse_lines([], "dir/empty.jsonl").engine_name == "empty"
+    # a meta line that selected more cases than have results: an unfinished run
+    meta = {"meta": {"engine": {"name": "e1", "version": "1"}, "cases": 3}}
+    report = build([parse_lines([json.dumps(meta), lines[0]], "u.jsonl")], load_registry())
+    assert report.engines[0].unfinished and report.engines[0].selected == 3
+    assert "Unfinished run: 1 of 3 selected cases" in render_html(report)
+    assert not build([parse_lines([json.dumps({"meta": {**meta["meta"], "cases": 1}}), lines[0]],
+                                  "f.jsonl")], load_registry()).engines[0].unfinished
+    # a meta line anywhere (a resumed run appends a second one): the last wins
+    m1, m2 = ({"meta": {"engine": {"name": n, "version": "1"}}} for n in ("old", "new"))
+    run = parse_lines([json.dumps(m1), lines[0], json.dumps(m2)], "r.jsonl")
+    assert run.engine_name == "new" and len(run.results) == 1
+    with pytest.raises(ResultsError):
+        parse_lines(['{"meta": {"engine": "x"}}'], "r.jsonl")
+
+
+def test_run_with_report_writes_meta_line_and_report(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # the Taunt cases only, in a folder of their own: loading every case thrice is slow
+    shutil.copytree(paths.CASES / "taunt", tmp_path / "cases" / "taunt")
+    folder = str(tmp_path / "cases")
+    results, out = tmp_path / "r.jsonl", tmp_path / "report"
+    status = cli(["run", "--cases", folder, "--results", str(results), "--report", str(out)])
+    lines = results.read_text(encoding="utf-8").splitlines()
+    objs = [json.loads(line) for line in lines]
+    assert list(objs[0]) == ["meta"] and all("meta" not in o for o in objs[1:])
+    meta = objs[0]["meta"]
+    objs = objs[1:]  # the results
+    assert meta["engine"]["name"] == "palconf-oracle" and meta["cases"] == len(objs)
+    assert meta["rules_version"] == "1.00" and meta["palconf"] == "0.1.0"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta["date"])
+    # result lines are exactly what the runner writes
+    registry = load_registry()
+    cases = load_cases(tmp_path / "cases", registry)
+    assert cases and len(cases) == len(objs)
+    engine = OracleEngine()
+    engine.start()
+    direct = {r.id: r.to_json() for r in run_cases(engine, cases)}
+    for o in objs:
+        o.pop("duration_ms"), direct[o["id"]].pop("duration_ms")
+        assert o == direct[o["id"]]
+    data = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert data["engines"][0]["cases"] == len(objs)
+    assert data["engines"][0]["meta"] == meta
+    assert status == (1 if any(o["outcome"] in ("fail", "error", "timeout") for o in objs)
+                      else 0)
+    # a resumed run keeps the file's meta line and adds none
+    cli(["run", "--cases", folder, "--results", str(results), "--resume"])
+    again = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    assert again[0] == {"meta": meta} and sum("meta" in o for o in again) == 1
+    # without --results the report is built from memory
+    out2 = tmp_path / "report2"
+    cli(["run", "--cases", folder, "--report", str(out2)])
+    data2 = json.loads((out2 / "results.json").read_text(encoding="utf-8"))
+    assert data2["engines"][0]["cases"] == len(objs)
+    assert data2["engines"][0]["meta"]["cases"] == len(objs)
+
+
+# ---------------------------------------------------------------- suite strength
+
+def test_mutants_section(runs: dict[str, Any], tmp_path: Path) -> None:
+    registry = load_registry()
+    mutants = parse_mutants({"mutants": [
+        {"name": "taunt-ignored", "clause": "taunt.1", "killed": True, "killed_by": ["x"]},
+        {"name": "taunt-<b>bold</b>|x", "clause": "taunt.2", "killed": False},
+        {"name": "nocturnal-200", "clause": "nocturnal.1", "killed_by": ["y"], "extra": 1},
+    ]}, "m.json", {cid: c.keyword for cid, c in registry.clauses.items()})
+    assert [m.keyword for m in mutants] == ["taunt", "taunt", "nocturnal"]
+    assert [m.killed for m in mutants] == [True, False, True]
+    # the shape `palconf mutants --json` writes: `status`, no `killed`
+    real = parse_mutants({"mutants": [
+        {"name": "q", "clause": "quick.2", "keyword": "quick", "status": "killed",
+         "killed_by": ["a"], "misreading": "Quick events are not quick."},
+        {"name": "r", "clause": "quick.1", "keyword": "quick", "status": "survived",
+         "killed_by": []},
+        {"name": "f", "clause": "quick.1", "keyword": "quick", "status": "fault",
+         "killed_by": []}]}, "m.json")
+    assert [(m.killed, m.fault) for m in real] == [(True, False), (False, False), (False, True)]
+    assert real[0].description == "Quick events are not quick."
+    view = build([], registry, real).mutants
+    assert view is not None and [m.name for m in view.survivors("quick")] == ["r"]
+    assert [m.name for m in view.faults("quick")] == ["f"]
+    assert (view.keywords["quick"].passed, view.keywords["quick"].total) == (1, 3)
+    report = build([read_results(runs["oracle_file"])], registry, mutants)
+    write_report(report, tmp_path)
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert 'id="strength"' in html and "taunt-&lt;b&gt;bold&lt;/b&gt;|x" in html
+    data = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert data["mutants"]["keywords"]["taunt"] == {
+        "mutants": 2, "killed": 1, "score": 0.5, "survivors": ["taunt-<b>bold</b>|x"],
+        "faults": []}
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "taunt-&lt;b&gt;bold&lt;/b&gt;\\|x" in md
+    # without the file there is no section
+    write_report(build([read_results(runs["oracle_file"])], registry), tmp_path / "plain")
+    assert 'id="strength"' not in (tmp_path / "plain" / "index.html").read_text(encoding="utf-8")
+    with pytest.raises(ResultsError, match="needs a non-empty string `name`"):
+        parse_mutants({"mutants": [{"clause": "taunt.1"}]}, "m.json")
+
+
+def test_templates_are_strict_and_autoescaped() -> None:
+    from jinja2 import StrictUndefined, UndefinedError
+    from reports.build import environment
+
+    env = environment()
+    assert env.undefined is StrictUndefined
+    assert env.from_string("{{ x }}").render(x="<i>") == "&lt;i&gt;"
+    for name in env.list_templates(filter_func=lambda n: ".html" in n):
+        with pytest.raises(UndefinedError):
+            env.get_template(name).render()
