@@ -1,0 +1,128 @@
+"""Mutant engines: the oracle with exactly one deliberate misreading of the rules each.
+
+A conformance suite that passes a correct engine proves little; one that fails every wrong
+engine proves much. Each mutant is a plausible mistake a real implementer could make, built
+as a small override kept out of the oracle's own code path:
+
+- `@mutant(...)` on a subclass of `oracle.rules.Rules` that overrides one method (rarely two
+  that carry one misreading together), or
+- `@keyword_mutant(...)` on a subclass of one keyword class of `oracle.keywords`: the mutant
+  is `Rules` with a copy of the `keywords` mapping in which that one class is replaced.
+
+Every mutant keeps the oracle's keyword list, so the harness runs every case against it
+(none is skipped). `palconf mutants` runs the case suite against each one; every mutant must
+be killed (some case must fail) — see `palconf.mutants.sweep`.
+
+Modules, by area: `quick` (Quick and the quick step), `triggers` (On Deploy / On Attack /
+On Assign, Brave, Serious, choices), `interrupt`, `turn` (end of turn, Vigilance), `targeting`
+(Taunt, Assault, attack targets), `blocking` (block step, Stealth), `battle` (battle,
+Retaliate, Breakthrough), `power` (Nocturnal, power and life), `refusals` (B-21).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Callable, TypeVar
+
+from oracle.keywords import KEYWORDS, Keyword
+from oracle.rules import Rules
+
+from ..registry import BASE
+
+#: The modules that define mutants, in the order `palconf mutants` lists them.
+MODULES = ("quick", "triggers", "interrupt", "turn", "targeting", "blocking", "battle",
+           "power", "refusals")
+
+NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+#: A clause id of section 12 (`taunt.3`), or a base rule (`B-13`).
+CLAUSE_RE = re.compile(r"^([a-z]+(-[a-z]+)*\.[0-9]+|B-[0-9]+[a-z]?)$")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One misreading: its name, the clause (or base rule) it breaks, the misreading in one
+    sentence, the engine (a `Rules` subclass) and how that engine is built."""
+
+    name: str
+    clause: str
+    misreading: str
+    rules: type[Rules]
+    how: str
+
+    @property
+    def keyword(self) -> str:
+        """The keyword the mutant counts under in the per-keyword score (`base` for B-n)."""
+        return self.clause.split(".")[0] if "." in self.clause else BASE
+
+
+_REGISTRY: dict[str, Mutant] = {}
+_loaded = False
+
+R = TypeVar("R", bound=type[Rules])
+K = TypeVar("K", bound=type[Keyword])
+
+
+def _register(m: Mutant) -> None:
+    if not NAME_RE.match(m.name):
+        raise ValueError(f"mutant name {m.name!r} is not lowercase-kebab")
+    if not CLAUSE_RE.match(m.clause):
+        raise ValueError(f"mutant {m.name!r}: {m.clause!r} is not a clause id or base rule")
+    if m.name in _REGISTRY:
+        raise ValueError(f"mutant {m.name!r} is defined twice")
+    _REGISTRY[m.name] = m
+
+
+def overridden_methods(cls: type, base: type) -> list[str]:
+    """The methods and class attributes `cls` defines itself that `base` also has: what a
+    mutant overrides."""
+    return [n for n in vars(cls) if not n.startswith("__") and hasattr(base, n)]
+
+
+def mutant(name: str, clause: str, misreading: str) -> Callable[[R], R]:
+    """Register a `Rules` subclass overriding one method as the mutant `name`."""
+    def deco(cls: R) -> R:
+        methods = overridden_methods(cls, Rules)
+        _register(Mutant(name, clause, misreading, cls,
+                         "overrides Rules." + ", Rules.".join(methods)))
+        return cls
+    return deco
+
+
+def keyword_mutant(name: str, clause: str, misreading: str) -> Callable[[K], K]:
+    """Register `Rules` with the keyword class `cls` (a subclass of one oracle keyword class)
+    in place of the original, in a copy of the `keywords` mapping, as the mutant `name`."""
+    def deco(cls: K) -> K:
+        original = type(KEYWORDS[cls.id])
+        if not issubclass(cls, original):
+            raise TypeError(f"{cls.__name__} must subclass {original.__name__}")
+        keywords = MappingProxyType({**KEYWORDS, cls.id: cls()})
+        rules = type("Rules_" + name.replace("-", "_"), (Rules,),
+                     {"keywords": keywords, "__doc__": misreading,
+                      "__module__": cls.__module__})
+        methods = overridden_methods(cls, original)
+        _register(Mutant(name, clause, misreading, rules,
+                         f"replaces keyword {original.__name__} by {cls.__name__} "
+                         f"(overrides {original.__name__}." + ", ".join(methods) + ")"))
+        return cls
+    return deco
+
+
+def load_all() -> dict[str, Mutant]:
+    """Every mutant, by name, in the order of `MODULES` and of definition."""
+    global _loaded
+    if not _loaded:
+        for module in MODULES:
+            importlib.import_module(f"{__name__}.{module}")
+        _loaded = True
+    return dict(_REGISTRY)
+
+
+def get(name: str) -> Mutant:
+    """The mutant called `name`; KeyError (with the known names) if there is none."""
+    mutants = load_all()
+    if name not in mutants:
+        raise KeyError(f"no mutant {name!r} (`palconf mutants --list` lists them)")
+    return mutants[name]

@@ -1,0 +1,116 @@
+"""Mutants of Interrupt (interrupt.1–4, I-5, I-6)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from oracle.model import Attack, GameState
+from oracle.rules import Pending, Rules
+
+from . import mutant
+
+
+@mutant("interrupt-pays-printed-cost", "interrupt.2",
+        "The first way's ① is read as \"pay the card's cost\", so the Interrupt card's printed "
+        "cost is paid instead of exactly 1 energy.")
+class InterruptPaysPrintedCost(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_interrupt(g, a)
+        if a["pay"] == "energy":
+            g.energy[a["player"]] += 1 - g.cards[a["card"]].card.cost
+        return pending
+
+
+@mutant("interrupt-discard-way-costs-energy", "interrupt.3",
+        "The ① is read as applying to both ways, so the second way (discarding another card) "
+        "also costs 1 energy.")
+class DiscardWayCostsEnergy(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_interrupt(g, a)
+        if a["pay"] == "discard":
+            g.energy[a["player"]] -= 1
+        return pending
+
+
+@mutant("interrupt-discard-may-name-itself", "interrupt.3",
+        "\"Discard this card and 1 other card\" is read loosely: naming the Interrupt card "
+        "itself as the other card is accepted.")
+class DiscardMayNameItself(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        if a["pay"] == "discard" and a.get("discard") == a["card"]:
+            a = {**a, "pay": "energy"}
+            g = g.copy()
+            g.energy[a["player"]] = max(g.energy[a["player"]], 1)
+        super().check_interrupt(g, a)
+
+
+@mutant("interrupt-event-effect-resolves", "interrupt.4",
+        "An event card with Interrupt is played as an event: the attack is nullified and the "
+        "event's own effect resolves too.")
+class InterruptEventEffectResolves(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_interrupt(g, a)
+        card = g.cards[a["card"]]
+        if card.card.effect is not None:
+            pending.append(Pending(card.id, card.owner, card.card.effect,
+                                   source_is_card_in_play=False))
+        return pending
+
+
+@mutant("interrupt-undoes-on-attack-pumps", "interrupt.4",
+        "Nullifying is read as undoing the attack, so the attacker loses the power its On "
+        "Attack abilities (Brave) gave it (against I-6).")
+class InterruptUndoesPumps(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        attacker = g.attack.attacker
+        g.pumps = [p for p in g.pumps if p.card != attacker]
+        return super().move_interrupt(g, a)
+
+
+@mutant("interrupt-stands-attacker", "interrupt.4",
+        "Nullifying is read as undoing the attack, so the attacker stands again (against "
+        "I-6).")
+class InterruptStandsAttacker(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        attacker = g.cards[g.attack.attacker]
+        pending = super().move_interrupt(g, a)
+        if attacker.zone == "battle":
+            attacker.state = "stand"
+        return pending
+
+
+@mutant("interrupt-on-own-attack", "interrupt.1",
+        "Interrupt is treated as any Quick ability, so the attacking player may use it to "
+        "nullify their own attack.")
+class InterruptOnOwnAttack(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        if g.step == "quick" and g.attack is not None and a["player"] == g.priority:
+            g = g.copy()
+            assert g.attack is not None
+            g.attack.defender = a["player"]
+        super().check_interrupt(g, a)
+
+
+@mutant("interrupt-in-block-step", "interrupt.1",
+        "Interrupt may be used as soon as the attack is declared, in the block step too.")
+class InterruptInBlockStep(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        if g.step == "block":
+            g = g.copy()
+            g.step = "quick"
+        super().check_interrupt(g, a)
+
+
+@mutant("interrupt-in-main-phase", "interrupt.1",
+        "Interrupt is Quick, and Quick cards may also be used in the main phase (I-5 read "
+        "without its exception), so it may be used there with nothing to nullify.")
+class InterruptInMainPhase(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        if g.step == "main" and a["player"] == g.active:
+            g = g.copy()
+            g.step = "quick"
+            g.priority = a["player"]
+            g.attack = Attack(attacker="", target="master", defender=a["player"])
+        super().check_interrupt(g, a)

@@ -1,0 +1,129 @@
+"""Mutants of Quick (quick.1–3) and of the quick step (B-14)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from oracle.keywords import Quick
+from oracle.model import CardState, GameState, other
+from oracle.rules import Pending, Refusal, Rules
+
+from . import keyword_mutant, mutant
+
+# ---------------------------------------------------------------- Quick (quick.1–3)
+
+
+@keyword_mutant("quick-events-not-quick", "quick.2",
+                "Quick is read as a mark of activated abilities only, so a Quick event card "
+                "cannot be played in the quick step.")
+class QuickForAbilitiesOnly(Quick):
+    def makes_event_quick(self) -> bool:
+        return False
+
+
+@mutant("quick-ability-flag-ignored", "quick.1",
+        "An activated ability's own Quick flag is not looked at, so no activated ability can "
+        "be used in the quick step.")
+class AbilityQuickFlagIgnored(Rules):
+    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
+                           is_quick: Callable[[], bool | None]) -> None:
+        if action["do"] == "activate":
+            found = is_quick()
+            is_quick = lambda: None if found is None else False  # noqa: E731
+        super().check_quick_timing(g, action, is_quick)
+
+
+@mutant("quick-step-allows-any-event", "quick.3",
+        "Quick is read as a reminder rather than a permission, so any event may be played in "
+        "the quick step.")
+class AnyEventInQuickStep(Rules):
+    def is_quick_event(self, card: CardState) -> bool:
+        return card.card.kind == "event"
+
+
+@mutant("quick-step-allows-any-ability", "quick.3",
+        "Activated abilities are treated as usable at any time, so an ability without Quick "
+        "may be activated in the quick step.")
+class AnyAbilityInQuickStep(Rules):
+    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
+                           is_quick: Callable[[], bool | None]) -> None:
+        if action["do"] == "activate":
+            found = is_quick()
+            is_quick = lambda: None if found is None else True  # noqa: E731
+        super().check_quick_timing(g, action, is_quick)
+
+
+@mutant("quick-event-only-in-quick-step", "quick.2",
+        "\"Playable during the quick step\" is read as \"only during the quick step\", so a "
+        "Quick event is refused in its owner's main phase (against I-5).")
+class QuickEventOnlyInQuickStep(Rules):
+    def check_play(self, g: GameState, a: Mapping[str, Any]) -> None:
+        super().check_play(g, a)
+        if g.step == "main" and self.is_quick_event(g.cards[a["card"]]):
+            raise Refusal("wrong-timing", "a Quick event is played in the quick step")
+
+
+# ---------------------------------------------------------------- the quick step (B-14)
+
+
+@mutant("quick-step-attacker-acts-first", "B-14",
+        "The active (attacking) player is given priority first in the quick step.")
+class AttackerActsFirst(Rules):
+    def enter_quick_step(self, g: GameState) -> None:
+        super().enter_quick_step(g)
+        assert g.attack is not None
+        g.priority = other(g.attack.defender)
+
+
+@mutant("quick-step-one-pass-ends", "B-14",
+        "A single pass ends the quick step, and the battle follows at once.")
+class OnePassEndsQuickStep(Rules):
+    def move_pass(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        if g.step == "quick" and g.attack is not None:
+            g.attack.passes = max(g.attack.passes, 1)
+        return super().move_pass(g, a)
+
+
+@mutant("quick-action-keeps-pass-count", "B-14",
+        "A quick action hands priority over but does not start the passes again, so a pass "
+        "before it and a pass after it end the step.")
+class ActionKeepsPassCount(Rules):
+    def after_quick_action(self, g: GameState) -> None:
+        passes = g.attack.passes if g.attack is not None else 0
+        super().after_quick_action(g)
+        if g.step == "quick" and g.attack is not None:
+            g.attack.passes = passes
+
+
+@mutant("quick-action-keeps-priority", "B-14",
+        "After a quick action the same player keeps priority and may act again until they "
+        "pass.")
+class ActionKeepsPriority(Rules):
+    def after_quick_action(self, g: GameState) -> None:
+        if g.step == "quick" and g.attack is not None:
+            g.attack.passes = 0
+
+
+@mutant("quick-step-ends-when-combatant-leaves", "B-14",
+        "The quick step (and the attack) ends as soon as the attacker or its target Pal leaves "
+        "the battle area, without waiting for two passes.")
+class EndsWhenCombatantLeaves(Rules):
+    def after_quick_action(self, g: GameState) -> None:
+        super().after_quick_action(g)
+        attack = g.attack
+        if g.step == "quick" and attack is not None:
+            gone = g.cards[attack.attacker].zone != "battle" or (
+                attack.target != "master" and g.cards[attack.target].zone != "battle")
+            if gone:
+                self.end_attack(g)
+
+
+@mutant("quick-step-only-after-block", "B-14",
+        "The quick step is read as part of a block, so when the defender passes in the block "
+        "step the battle follows at once.")
+class QuickStepOnlyAfterBlock(Rules):
+    def move_pass(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        if g.step == "block":
+            self.battle(g)
+            return []
+        return super().move_pass(g, a)
