@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Mapping
 
 from oracle.keywords import Battle, BattleTrigger, Breakthrough, Retaliate
 from oracle.model import CardState, GameState, KeywordInstance
-from oracle.rules import Rules
+from oracle.rules import Pending, Rules
 
 from . import keyword_mutant, mutant
 from .triggers import first_instance
@@ -80,6 +81,56 @@ class MasterHitByGoneAttacker(Rules):
         super().battle(g)
 
 
+@mutant("master-loses-attacker-power", "B-15",
+        "An attack that reaches the master takes life equal to the attacker's power, as in "
+        "games where power is damage, instead of its strike.")
+class MasterLosesAttackerPower(Rules):
+    def battle(self, g: GameState) -> None:
+        attack = g.attack
+        assert attack is not None
+        attacker = g.cards[attack.attacker]
+        if attack.target == "master" and attacker.zone == "battle":
+            self.lose_life(g, attack.defender, self.power(g, attacker) or 0)
+            if g.step != "over":
+                self.end_attack(g)
+            return
+        super().battle(g)
+
+
+@mutant("strike-hits-master-in-every-battle", "B-15",
+        "The attacker's strike is read as always reaching the defending master: an attack on "
+        "a Pal battles it and also takes the strike from its master's life.")
+class StrikeHitsMasterInEveryBattle(Rules):
+    def battle(self, g: GameState) -> None:
+        attack = g.attack
+        assert attack is not None
+        attacker = g.cards[attack.attacker]
+        battles = (attack.target != "master" and attacker.zone == "battle"
+                   and g.cards[attack.target].zone == "battle")
+        defender = attack.defender
+        super().battle(g)
+        if battles and g.step != "over":
+            self.lose_life(g, defender, attacker.card.strike)
+
+
+@mutant("battle-with-gone-target-uses-last-known", "B-15",
+        "B-16's last known values are applied to B-15: when the target Pal has left the "
+        "battle area, the attacker still battles its last known power (and is put into the "
+        "graveyard unless it is higher).")
+class BattleWithGoneTarget(Rules):
+    def battle(self, g: GameState) -> None:
+        attack = g.attack
+        assert attack is not None
+        attacker = g.cards[attack.attacker]
+        if attack.target != "master" and attacker.zone == "battle" \
+                and g.cards[attack.target].zone != "battle":
+            gone = g.cards[attack.target]
+            if (self.power(g, attacker) or 0) <= (self.power(g, gone) or 0):
+                self.put_into_graveyard(g, attacker)
+            return self.end_attack(g)
+        super().battle(g)
+
+
 @mutant("battle-triggers-defender-first", "B-17",
         "Abilities triggered by a battle resolve with the defending player's first.")
 class BattleTriggersDefenderFirst(Rules):
@@ -115,6 +166,40 @@ class RetaliateOnAnyGraveyardMove(Rules):
         foe = g.cards[attack.target if card.id == attack.attacker else attack.attacker]
         if foe.zone == "battle":
             super().put_into_graveyard(g, foe)
+
+
+@mutant("retaliate-guards-defending-side", "retaliate.1",
+        "Retaliate is read as guarding its side during an attack: a Retaliate Pal of the "
+        "defending player put into the graveyard by any means while the attack is under way "
+        "takes the attacker with it.")
+class RetaliateGuardsDefendingSide(Rules):
+    def put_into_graveyard(self, g: GameState, card: CardState) -> None:
+        super().put_into_graveyard(g, card)
+        attack = g.attack
+        if attack is None or card.owner != attack.defender or not card.has("retaliate"):
+            return
+        attacker = g.cards[attack.attacker]
+        if attacker.zone == "battle":
+            super().put_into_graveyard(g, attacker)
+
+
+@mutant("retaliate-hits-original-target", "retaliate.1",
+        "\"The opposing combat Pal\" is read as the Pal the attack was declared on, so a "
+        "blocked attacker's Retaliate takes the original target instead of the blocker.")
+class RetaliateHitsOriginalTarget(Rules):
+    def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        original: dict[tuple[int, str], str] = self.__dict__.setdefault("original", {})
+        original[(g.turn, g.attack.attacker)] = g.attack.target
+        return super().move_block(g, a)
+
+    def resolve_battle_triggers(self, g: GameState, battle: Battle,
+                                queue: list[BattleTrigger]) -> None:
+        target = self.__dict__.get("original", {}).get((g.turn, battle.attacker), "master")
+        if target != "master":
+            queue = [replace(t, foe=target) if t.kind == "retaliate"
+                     and t.source == battle.attacker else t for t in queue]
+        super().resolve_battle_triggers(g, battle, queue)
 
 
 # ---------------------------------------------------------------- Breakthrough (breakthrough.1–2)
@@ -207,3 +292,21 @@ class BreakthroughOnMasterAttack(Rules):
             if g.step == "over":
                 break
             self.lose_life(g, defender, attacker.card.strike)
+
+
+@mutant("breakthrough-counts-target-removed-before-battle", "breakthrough.1",
+        "\"Put into the graveyard when this card is attacking\" is read without the battle: a "
+        "target Pal destroyed by an effect during the attack also lets Breakthrough deal its "
+        "strike (against I-7).")
+class BreakthroughCountsTargetRemoved(Rules):
+    def battle(self, g: GameState) -> None:
+        attack = g.attack
+        assert attack is not None
+        attacker = g.cards[attack.attacker]
+        if attack.target != "master" and attacker.zone == "battle" \
+                and g.cards[attack.target].zone == "graveyard":
+            for _ in attacker.card.instances("breakthrough"):
+                self.lose_life(g, attack.defender, attacker.card.strike)
+                if g.step == "over":
+                    return
+        super().battle(g)

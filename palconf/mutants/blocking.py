@@ -1,4 +1,4 @@
-"""Mutants of the block step (B-13, B-8) and of Stealth (stealth.1)."""
+"""Mutants of the block step (B-13, B-8; Assault and the block, I-4) and of Stealth (stealth.1)."""
 
 from __future__ import annotations
 
@@ -84,6 +84,70 @@ class BlockStepSkipped(Rules):
             self.enter_quick_step(g)
 
 
+@mutant("blocked-master-attack-still-hits-master", "B-13",
+        "A block is read as adding a battle, not as changing the target: a blocked attack on "
+        "the master battles the blocker and still takes the master's life.")
+class BlockedMasterAttackStillHitsMaster(Rules):
+    def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        if g.attack.target == "master":
+            marked: set[tuple[int, str]] = self.__dict__.setdefault("blocked_master", set())
+            marked.add((g.turn, g.attack.attacker))
+        return super().move_block(g, a)
+
+    def battle(self, g: GameState) -> None:
+        attack = g.attack
+        assert attack is not None
+        marked: set[tuple[int, str]] = self.__dict__.get("blocked_master", set())
+        key = (g.turn, attack.attacker)
+        attacker = g.cards[attack.attacker]
+        if key in marked:
+            marked.discard(key)
+            if attacker.zone == "battle":
+                self.lose_life(g, attack.defender, attacker.card.strike)
+                if g.step == "over":
+                    return
+        super().battle(g)
+
+
+@mutant("block-in-quick-step", "B-13",
+        "A block may still be declared in the quick step, as long as the attack is not "
+        "blocked yet.")
+class BlockInQuickStep(Rules):
+    def check_block(self, g: GameState, a: Mapping[str, Any]) -> None:
+        if g.step == "quick" and g.attack is not None and not g.attack.blocked \
+                and a["player"] == g.attack.defender:
+            g = g.copy()
+            g.step = "block"
+            g.priority = a["player"]
+        super().check_block(g, a)
+
+
+@mutant("assault-attack-ignores-block", "assault.1",
+        "Assault is read as \"this card chooses what it fights\", so a block is recorded but "
+        "the Assault attacker still battles its chosen target (against I-4).")
+class AssaultAttackIgnoresBlock(Rules):
+    def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        target = g.attack.target
+        pending = super().move_block(g, a)
+        if self.has(g.cards[g.attack.attacker], "may_target_standing"):
+            g.attack.target = target
+        return pending
+
+
+@mutant("stealth-skips-block-step", "B-13",
+        "When the attacker has Stealth there is nothing to decide in the block step, so it is "
+        "skipped and the quick step begins at once (against \"the block step always "
+        "happens\").")
+class StealthSkipsBlockStep(Rules):
+    def after_attack(self, g: GameState, a: Mapping[str, Any]) -> None:
+        super().after_attack(g, a)
+        assert g.attack is not None
+        if self.has(g.cards[g.attack.attacker], "prevents_block"):
+            self.enter_quick_step(g)
+
+
 # ---------------------------------------------------------------- Stealth (stealth.1)
 
 
@@ -130,3 +194,43 @@ class StealthPalCannotBeAttacked(Rules):
     def targetable(self, g: GameState, attacker: CardState) -> list[str]:
         return [cid for cid in super().targetable(g, attacker)
                 if not self.has(g.cards[cid], "prevents_block")]
+
+
+@mutant("stealth-pal-cannot-block-either", "stealth.1",
+        "Stealth is read as both hiding and keeping out of fights: a Stealth Pal cannot be "
+        "blocked and cannot block.")
+class StealthPalCannotBlockEither(Rules):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        blocker = g.cards.get(blocker_id)
+        if blocker is not None and self.has(blocker, "prevents_block"):
+            return False
+        return super().can_block(g, blocker_id)
+
+
+@mutant("stealth-aura", "stealth.1",
+        "Stealth is read as a continuous ability for its side, so no attack by a player with a "
+        "Stealth Pal in the battle area can be blocked.")
+class StealthAura(Rules):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        attack = g.attack
+        assert attack is not None
+        attacker = g.cards.get(attack.attacker)
+        if attacker is not None and any(self.has(c, "prevents_block")
+                                        for c in g.zone(attacker.owner, "battle")):
+            return False
+        return super().can_block(g, blocker_id)
+
+
+@mutant("stealth-blockable-by-stealth", "stealth.1",
+        "Stealth is read like the Shadow of other games: a Stealth attacker cannot be blocked "
+        "except by a Stealth Pal.")
+class StealthBlockableByStealth(Rules):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        attack = g.attack
+        assert attack is not None
+        attacker, blocker = g.cards.get(attack.attacker), g.cards.get(blocker_id)
+        if attacker is not None and blocker is not None and self.has(blocker, "prevents_block") \
+                and self.has(attacker, "prevents_block"):
+            g = g.copy()
+            g.cards[attacker.id].card = _without_keyword(attacker, "stealth")
+        return super().can_block(g, blocker_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from oracle.model import Attack, GameState
+from oracle.model import Attack, CardState, GameState
 from oracle.rules import Pending, Rules
 
 from . import mutant
@@ -114,3 +114,117 @@ class InterruptInMainPhase(Rules):
             g.priority = a["player"]
             g.attack = Attack(attacker="", target="master", defender=a["player"])
         super().check_interrupt(g, a)
+
+
+@mutant("interrupt-energy-way-free", "interrupt.2",
+        "The ① in \"[①, discard this card]\" is read as a label numbering the first way, not "
+        "as a cost, so the first way costs no energy.")
+class InterruptEnergyWayFree(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        if a["pay"] == "energy":
+            g = g.copy()
+            g.energy[a["player"]] = max(g.energy[a["player"]], 1)
+        super().check_interrupt(g, a)
+
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_interrupt(g, a)
+        if a["pay"] == "energy":
+            g.energy[a["player"]] += 1
+        return pending
+
+
+@mutant("interrupt-discard-way-keeps-other-card", "interrupt.3",
+        "The second way's \"1 other card\" is checked but not discarded: only the Interrupt "
+        "card goes to the graveyard.")
+class DiscardWayKeepsOtherCard(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        if a["pay"] != "discard":
+            return super().move_interrupt(g, a)
+        other_card = g.cards[a["discard"]]
+        zone = other_card.zone
+        pending = super().move_interrupt(g, a)
+        other_card.zone = zone
+        return pending
+
+
+@mutant("interrupt-discard-from-anywhere", "interrupt.3",
+        "The second way's \"1 other card\" is read as any other card of yours, not only one in "
+        "hand, so a card in play or in the graveyard may be named for it.")
+class DiscardFromAnywhere(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        other_card = g.cards.get(a.get("discard", "")) if a["pay"] == "discard" else None
+        if other_card is not None and other_card.owner == a["player"] \
+                and other_card.zone != "hand":
+            g = g.copy()
+            g.cards[other_card.id].zone = "hand"
+        super().check_interrupt(g, a)
+
+
+@mutant("interrupt-stands-blocker", "interrupt.4",
+        "Nullifying is read as undoing the attack, so a Pal that blocked it stands again "
+        "(against B-14 and I-6).")
+class InterruptStandsBlocker(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        blocker = g.cards[g.attack.target] if g.attack.blocked else None
+        pending = super().move_interrupt(g, a)
+        if blocker is not None and blocker.zone == "battle":
+            blocker.state = "stand"
+        return pending
+
+
+@mutant("interrupt-without-priority", "interrupt.1",
+        "Interrupt is read as usable at any moment of the quick step, so the defending player "
+        "may use it while the attacking player is to act.")
+class InterruptWithoutPriority(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        if g.step == "quick" and a["player"] != g.priority:
+            g = g.copy()
+            g.priority = a["player"]
+        super().check_interrupt(g, a)
+
+
+@mutant("interrupt-any-card", "interrupt.1",
+        "The card used with `interrupt` is not checked for the keyword: any card in hand "
+        "nullifies the attack when discarded that way.")
+class InterruptAnyCard(Rules):
+    def has(self, card: CardState, hook: str) -> bool:
+        return hook == "is_interrupt" or super().has(card, hook)
+
+
+@mutant("interrupt-from-play", "interrupt.1",
+        "Interrupt is treated as any activated ability, usable from play as well, so an "
+        "Interrupt Pal in the battle area may be discarded from there to nullify.")
+class InterruptFromPlay(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+        card = g.cards.get(a["card"])
+        if card is not None and card.owner == a["player"] and card.in_play:
+            g = g.copy()
+            g.cards[card.id].zone = "hand"
+        super().check_interrupt(g, a)
+
+
+@mutant("interrupt-nullify-waits-for-passes", "interrupt.4",
+        "A nullified attack is only marked as such: the quick step goes on until both players "
+        "pass, and then no battle happens (against B-14: it ends at once).")
+class NullifyWaitsForPasses(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        card = g.cards[a["card"]]
+        if a["pay"] == "energy":
+            g.energy[card.owner] -= 1
+        else:
+            g.cards[a["discard"]].zone = "graveyard"
+        card.zone = "graveyard"
+        nullified: set[tuple[int, str]] = self.__dict__.setdefault("nullified", set())
+        nullified.add((g.turn, g.attack.attacker))
+        self.after_quick_action(g)
+        return []
+
+    def battle(self, g: GameState) -> None:
+        assert g.attack is not None
+        nullified: set[tuple[int, str]] = self.__dict__.get("nullified", set())
+        if (g.turn, g.attack.attacker) in nullified:
+            nullified.discard((g.turn, g.attack.attacker))
+            return self.end_attack(g)
+        super().battle(g)

@@ -3,9 +3,9 @@ the game (B-20)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
-from oracle.keywords import Nocturnal
+from oracle.keywords import Battle, BattleTrigger, Nocturnal
 from oracle.model import CardState, GameState, KeywordInstance, Player
 from oracle.rules import Pending, Rules
 
@@ -35,6 +35,40 @@ class NocturnalBonus3000(Nocturnal):
 class NocturnalFirstInstanceOnly(Nocturnal):
     def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
         return super().power_bonus(game, card, instance) if first_instance(card, instance) else 0
+
+
+@keyword_mutant("nocturnal-ignored", "nocturnal.1",
+                "Nocturnal is taken for flavour text: its card gets nothing at night.")
+class NocturnalIgnored(Nocturnal):
+    def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
+        return 0
+
+
+@keyword_mutant("nocturnal-only-on-own-turn", "nocturnal.1",
+                "Nocturnal is read as \"attacks better at night\": the bonus applies only on its "
+                "controller's turn.")
+class NocturnalOnlyOnOwnTurn(Nocturnal):
+    def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
+        return super().power_bonus(game, card, instance) if card.owner == game.active else 0
+
+
+@keyword_mutant("nocturnal-not-on-structures", "nocturnal.1",
+                "Nocturnal is read as a battle-area bonus, so a Nocturnal Pal assigned to a "
+                "structure does not get it at night (against I-9).")
+class NocturnalNotOnStructures(Nocturnal):
+    def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
+        return 0 if card.zone == "assigned" else super().power_bonus(game, card, instance)
+
+
+@mutant("nocturnal-out-of-play", "nocturnal.1",
+        "Nocturnal is applied to its card wherever it is, so at night a Nocturnal Pal in hand "
+        "or in the graveyard shows 300 more than its printed power.")
+class NocturnalOutOfPlay(Rules):
+    def power(self, g: GameState, card: CardState) -> int | None:
+        total = super().power(g, card)
+        if total is None or card.in_play:
+            return total
+        return total + sum(self.kw(i.id).power_bonus(g, card, i) for i in card.card.keywords)
 
 
 # ---------------------------------------------------------------- the power total (B-18)
@@ -67,6 +101,31 @@ class PowerNotFloored(Rules):
         return (card.card.power
                 + sum(self.kw(i.id).power_bonus(g, card, i) for i in card.card.keywords)
                 + sum(p.amount for p in g.pumps if p.card == card.id))
+
+
+@mutant("power-floor-before-continuous-bonus", "B-18",
+        "The floor at 0 is applied to the printed power and the until-end-of-turn changes, and "
+        "continuous bonuses (Nocturnal) are added after it.")
+class PowerFloorBeforeContinuousBonus(Rules):
+    def power(self, g: GameState, card: CardState) -> int | None:
+        if card.card.kind != "pal" or not card.in_play:
+            return super().power(g, card)
+        base = max(0, card.card.power + sum(p.amount for p in g.pumps if p.card == card.id))
+        return base + sum(self.kw(i.id).power_bonus(g, card, i) for i in card.card.keywords)
+
+
+@mutant("battle-uses-unfloored-power", "B-18",
+        "The floor at 0 is applied only to the power shown: battle compares the unfloored "
+        "totals, so a Pal brought below 0 loses to a Pal of power 0.")
+class BattleUsesUnflooredPower(Rules):
+    def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
+        def raw(c: CardState) -> int:
+            return (c.card.power + sum(self.kw(i.id).power_bonus(g, c, i) for i in c.card.keywords)
+                    + sum(p.amount for p in g.pumps if p.card == c.id))
+        pa, pt = raw(attacker), raw(target)
+        if pa != pt:
+            return [attacker.id] if pa < pt else [target.id]
+        return [attacker.id, target.id]
 
 
 # ---------------------------------------------------------------- life and the end (B-20)
@@ -102,3 +161,43 @@ class AbilitiesResolveAfterLoss(Rules):
             card = g.cards[p.source]
             if card.zone == "resolving":
                 card.zone = "graveyard"
+
+
+@mutant("battle-triggers-resolve-after-loss", "B-20",
+        "The loss is checked only once a battle's triggered abilities have all resolved, so a "
+        "Retaliate or a second Breakthrough after a lethal one still resolves.")
+class BattleTriggersResolveAfterLoss(Rules):
+    def resolve_battle_triggers(self, g: GameState, battle: Battle,
+                                queue: list[BattleTrigger]) -> None:
+        while queue:
+            t = queue.pop(0)
+            if t.kind == "damage":
+                assert t.player is not None
+                self.lose_life(g, t.player, t.amount)
+            elif t.kind == "retaliate" and g.cards[t.foe].zone == "battle":
+                foe = g.cards[t.foe]
+                self.put_into_graveyard(g, foe)
+                queue += [u for inst in foe.card.keywords
+                          for u in self.kw(inst.id).died_after_battle(battle, foe, inst)]
+
+
+@mutant("actions-accepted-after-game-over", "B-20",
+        "Winning is recorded but does not stop the game: actions are still accepted after a "
+        "master has lost, and the game goes on from there.")
+class ActionsAcceptedAfterGameOver(Rules):
+    def try_action(self, state: GameState, action: Any) -> GameState:
+        if state.step == "over":
+            state = state.copy()
+            state.step = "main"
+        return super().try_action(state, action)
+
+
+@mutant("active-player-wins-on-loss", "B-20",
+        "The player whose turn it is is taken to have won whenever a master reaches 0 life, as "
+        "if only their own attacks could end the game, so a master who brings their own life "
+        "to 0 wins.")
+class ActivePlayerWinsOnLoss(Rules):
+    def lose_life(self, g: GameState, player: Player, amount: int) -> None:
+        super().lose_life(g, player, amount)
+        if g.step == "over":
+            g.winner = g.active

@@ -1,7 +1,9 @@
-"""Mutants of Quick (quick.1–3) and of the quick step (B-14)."""
+"""Mutants of Quick (quick.1–3) and its timing (B-9, B-9a), and of the block and quick steps
+as quick actions see them (B-13, B-14)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from oracle.keywords import Quick
@@ -127,3 +129,118 @@ class QuickStepOnlyAfterBlock(Rules):
             self.battle(g)
             return []
         return super().move_pass(g, a)
+
+
+@mutant("block-step-pass-counts-in-quick-step", "B-14",
+        "The defending player's pass in the block step is counted toward the two passes that "
+        "end the quick step, so their next pass ends it before the attacking player may act.")
+class BlockPassCountsInQuickStep(Rules):
+    def enter_quick_step(self, g: GameState) -> None:
+        super().enter_quick_step(g)
+        assert g.attack is not None
+        if not g.attack.blocked:
+            g.attack.passes = 1
+
+
+@mutant("quick-step-ignores-priority", "B-14",
+        "Either player may use a Quick card or ability at any moment of the quick step, "
+        "whoever is to act.")
+class QuickStepIgnoresPriority(Rules):
+    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
+                           is_quick: Callable[[], bool | None]) -> None:
+        if g.step == "quick" and action["player"] != g.priority:
+            g = g.copy()
+            g.priority = action["player"]
+        super().check_quick_timing(g, action, is_quick)
+
+
+@mutant("quick-actions-in-block-step", "B-13",
+        "The block step is read as the first quick step, so the defending player may play a "
+        "Quick event or use a Quick ability there instead of blocking or passing.")
+class QuickActionsInBlockStep(Rules):
+    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
+                           is_quick: Callable[[], bool | None]) -> None:
+        if g.step == "block":
+            g = g.copy()
+            g.step = "quick"
+        super().check_quick_timing(g, action, is_quick)
+
+
+@mutant("quick-step-ends-when-attacker-leaves", "B-14",
+        "The quick step (and the attack) ends as soon as the attacker leaves the battle area, "
+        "without waiting for two passes.")
+class EndsWhenAttackerLeaves(Rules):
+    def after_quick_action(self, g: GameState) -> None:
+        super().after_quick_action(g)
+        attack = g.attack
+        if g.step == "quick" and attack is not None \
+                and g.cards[attack.attacker].zone != "battle":
+            self.end_attack(g)
+
+
+@mutant("quick-step-ends-when-target-leaves", "B-14",
+        "The quick step (and the attack) ends as soon as the target Pal leaves the battle "
+        "area, without waiting for two passes.")
+class EndsWhenTargetLeaves(Rules):
+    def after_quick_action(self, g: GameState) -> None:
+        super().after_quick_action(g)
+        attack = g.attack
+        if g.step == "quick" and attack is not None and attack.target != "master" \
+                and g.cards[attack.target].zone != "battle":
+            self.end_attack(g)
+
+
+# ---------------------------------------------------------------- Quick timing (quick.1–3, B-9)
+
+
+@mutant("quick-in-opponents-main-phase", "B-9",
+        "Quick is read as \"usable at any time\", so the non-active player may play a Quick "
+        "event or use a Quick ability in the opponent's main phase.")
+class QuickInOpponentsMainPhase(Rules):
+    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
+                           is_quick: Callable[[], bool | None]) -> None:
+        if g.step == "main" and action["player"] != g.active and is_quick():
+            return
+        super().check_quick_timing(g, action, is_quick)
+
+
+@mutant("quick-ability-only-in-quick-step", "quick.1",
+        "\"May be played during the quick step\" is read as \"only during the quick step\", so "
+        "a Quick activated ability is refused in its owner's main phase (against I-5).")
+class QuickAbilityOnlyInQuickStep(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> None:
+        super().check_activate(g, a)
+        if g.step == "main" and g.cards[a["card"]].card.abilities[a["ability"]].quick:
+            raise Refusal("wrong-timing", "a Quick ability is used in the quick step")
+
+
+def _abilities_made_quick(g: GameState, card_id: str) -> GameState:
+    """A copy of `g` in which every activated ability of `card_id` is Quick."""
+    g = g.copy()
+    card = g.cards[card_id]
+    card.card = replace(card.card, abilities=tuple(
+        replace(ab, quick=True) if ab.when == "activate" else ab for ab in card.card.abilities))
+    return g
+
+
+@mutant("quick-keyword-on-pal-makes-abilities-quick", "quick.1",
+        "The Quick keyword written on a Pal or structure is read as making all of that card's "
+        "activated abilities Quick (the protocol ignores it there).")
+class QuickKeywordOnCardMakesAbilitiesQuick(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> None:
+        card = g.cards.get(a["card"])
+        if g.step == "quick" and card is not None and card.has("quick"):
+            g = _abilities_made_quick(g, card.id)
+        super().check_activate(g, a)
+
+
+@mutant("one-quick-ability-makes-card-quick", "quick.1",
+        "Quick is read as a mark of the card rather than of one ability, so a card with one "
+        "Quick activated ability may use any of its activated abilities in the quick step.")
+class OneQuickAbilityMakesCardQuick(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> None:
+        card = g.cards.get(a["card"])
+        if g.step == "quick" and card is not None and any(ab.quick
+                                                          for ab in card.card.abilities):
+            g = _abilities_made_quick(g, card.id)
+        super().check_activate(g, a)

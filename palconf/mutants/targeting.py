@@ -1,12 +1,13 @@
 """Mutants of attack targets: Taunt (taunt.1–4), Assault (assault.1–2) and declaring an attack
-(B-11)."""
+(B-11), assigned Pals as targets (B-8)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from oracle.keywords import Assault, Taunt
-from oracle.model import CardState, GameState, other
+from oracle.model import CardState, GameState, KeywordInstance, other
 from oracle.rules import Pending, Rules
 
 from . import keyword_mutant, mutant
@@ -14,6 +15,19 @@ from . import keyword_mutant, mutant
 
 def taunt_count(card: CardState) -> int:
     return len(card.card.instances("taunt"))
+
+
+def choose_among(rules: Rules, g: GameState, pals: list[str]) -> list[str]:
+    """The oracle's Taunt rule over a (mutated) list of targetable Pals: the Taunt Pals among
+    them, or else the master and all of them."""
+    taunting = [cid for cid in pals if rules.has(g.cards[cid], "is_taunting")]
+    return taunting or ["master"] + pals
+
+
+def with_assault(attacker: CardState) -> CardState:
+    """A copy of `attacker` that has Assault too."""
+    return replace(attacker, card=replace(attacker.card, keywords=attacker.card.keywords
+                                          + (KeywordInstance("assault", None, "Assault"),)))
 
 
 # ---------------------------------------------------------------- Taunt (taunt.1–4)
@@ -107,6 +121,29 @@ class TauntAssignedPalCounts(Rules):
         return [t for t in targets if t != "master" and self.has(g.cards[t], "is_taunting")]
 
 
+@mutant("taunt-only-protects-master", "taunt.1",
+        "Taunt is read as \"the master cannot be attacked while this card can be\", so past "
+        "a Taunt Pal any other legal Pal target may still be chosen.")
+class TauntOnlyProtectsMaster(Rules):
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        targets = super().legal_targets(g, attacker)
+        if "master" in targets:
+            return targets
+        return targets + [cid for cid in self.targetable(g, attacker) if cid not in targets]
+
+
+@mutant("taunt-binds-own-attackers", "taunt.1",
+        "\"Must target this card\" is read as binding every attacker, its own controller's too, "
+        "so a player's own rested Taunt Pal leaves their attackers no legal target.")
+class TauntBindsOwnAttackers(Rules):
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        targets = super().legal_targets(g, attacker)
+        assault = self.has(attacker, "may_target_standing")
+        own = [c for c in g.zone(attacker.owner, "battle") if c.id != attacker.id
+               and self.has(c, "is_taunting") and (c.state == "rest" or assault)]
+        return [] if own and "master" in targets else targets
+
+
 # ---------------------------------------------------------------- Assault (assault.1–2)
 
 
@@ -135,6 +172,64 @@ class AssaultIgnoresTaunt(Rules):
         return super().legal_targets(g, attacker)
 
 
+@mutant("assault-aura", "assault.1",
+        "Assault is read as a continuous ability for its side, so every Pal of a player with an "
+        "Assault Pal in the battle area may target standing Pals.")
+class AssaultAura(Rules):
+    def _attacker(self, g: GameState, attacker: CardState) -> CardState:
+        aura = any(self.has(c, "may_target_standing") for c in g.zone(attacker.owner, "battle"))
+        return with_assault(attacker) if aura else attacker
+
+    def targetable(self, g: GameState, attacker: CardState) -> list[str]:
+        return super().targetable(g, self._attacker(g, attacker))
+
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        return super().legal_targets(g, self._attacker(g, attacker))
+
+
+@mutant("assault-read-on-target", "assault.1",
+        "\"Can choose a Pal in the stand state\" is read as \"can be chosen in the stand "
+        "state\", so a standing Pal with Assault may be targeted by any attacker.")
+class AssaultReadOnTarget(Rules):
+    def targetable(self, g: GameState, attacker: CardState) -> list[str]:
+        pals = super().targetable(g, attacker)
+        return pals + [c.id for c in g.zone(other(attacker.owner), "battle")
+                       if c.id not in pals and self.has(c, "may_target_standing")]
+
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        return choose_among(self, g, self.targetable(g, attacker))
+
+
+@mutant("assault-targets-assigned-pals", "assault.1",
+        "\"Can choose a Pal in the stand state\" is read as any standing Pal in play, so an "
+        "Assault attacker may target an opposing Pal on a structure.")
+class AssaultTargetsAssignedPals(Rules):
+    def targetable(self, g: GameState, attacker: CardState) -> list[str]:
+        pals = super().targetable(g, attacker)
+        if not self.has(attacker, "may_target_standing"):
+            return pals
+        return pals + [c.id for c in g.zone(other(attacker.owner), "assigned")]
+
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        targets = super().legal_targets(g, attacker)
+        if "master" not in targets:
+            return targets
+        return targets + [cid for cid in self.targetable(g, attacker) if cid not in targets]
+
+
+@mutant("assault-attacks-while-rested", "assault.1",
+        "Assault's \"stand state\" is read as the attacker's own: an Assault Pal may attack "
+        "while it is rested.")
+class AssaultAttacksWhileRested(Rules):
+    def check_attack(self, g: GameState, a: Mapping[str, Any]) -> None:
+        attacker = g.cards.get(a["attacker"])
+        if attacker is not None and attacker.state == "rest" \
+                and self.has(attacker, "may_target_standing"):
+            g = g.copy()
+            g.cards[attacker.id].state = "stand"
+        super().check_attack(g, a)
+
+
 # ---------------------------------------------------------------- declaring an attack (B-11)
 
 
@@ -157,3 +252,45 @@ class AttackDoesNotRest(Rules):
         pending = super().move_attack(g, a)
         g.cards[a["attacker"]].state = "stand"
         return pending
+
+
+@mutant("attack-rests-target", "B-11",
+        "Declaring an attack rests its target as well as the attacker (seen only on a standing "
+        "target, that is with Assault).")
+class AttackRestsTarget(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_attack(g, a)
+        if a["target"] != "master":
+            g.cards[a["target"]].state = "rest"
+        return pending
+
+
+@mutant("own-rested-pal-targetable", "B-11",
+        "The target's side is not checked: a rested Pal of the attacking player's own may be "
+        "chosen as the target.")
+class OwnRestedPalTargetable(Rules):
+    def targetable(self, g: GameState, attacker: CardState) -> list[str]:
+        return super().targetable(g, attacker) + [
+            c.id for c in g.zone(attacker.owner, "battle") if c.state == "rest"]
+
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        targets = super().legal_targets(g, attacker)
+        if "master" not in targets:
+            return targets
+        return targets + [c.id for c in g.zone(attacker.owner, "battle") if c.state == "rest"]
+
+
+@mutant("assigned-pal-targetable", "B-8",
+        "An assigned Pal is still in play, so a rested opposing Pal on a structure may be "
+        "chosen as an attack target.")
+class AssignedPalTargetable(Rules):
+    def targetable(self, g: GameState, attacker: CardState) -> list[str]:
+        return super().targetable(g, attacker) + [
+            c.id for c in g.zone(other(attacker.owner), "assigned") if c.state == "rest"]
+
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        targets = super().legal_targets(g, attacker)
+        if "master" not in targets:
+            return targets
+        return targets + [c.id for c in g.zone(other(attacker.owner), "assigned")
+                          if c.state == "rest"]

@@ -1,11 +1,12 @@
-"""Mutants of the turn (B-6: start, end, "until end of turn") and of Vigilance (vigilance.1–2)."""
+"""Mutants of the turn (B-6: start, end, "until end of turn"), of night (B-5) and of Vigilance
+(vigilance.1–2)."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from oracle.keywords import Vigilance
-from oracle.model import PLAYERS, CardState, Effect, GameState, KeywordInstance
+from oracle.model import PLAYERS, CardState, Effect, GameState, KeywordInstance, other
 from oracle.rules import Pending, Rules
 
 from . import keyword_mutant, mutant
@@ -57,6 +58,47 @@ class StartStandsBothPlayers(Rules):
         return pending
 
 
+@mutant("start-stands-only-battle-area", "B-6",
+        "Only the Pals in the battle area stand at the start of a turn, so a Pal rested on a "
+        "structure stays rested (against I-9).")
+class StartStandsOnlyBattleArea(Rules):
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        starting = other(g.active)
+        rested = [c for c in g.cards.values()
+                  if c.owner == starting and c.zone == "assigned" and c.state == "rest"]
+        pending = super().move_end_turn(g, a)
+        for c in rested:
+            c.state = "rest"
+        return pending
+
+
+@mutant("pumps-expire-at-end-of-attack", "B-6",
+        "\"Until end of turn\" is read as \"until the end of the attack\": every increase ends "
+        "when an attack ends.")
+class PumpsExpireAtEndOfAttack(Rules):
+    def end_attack(self, g: GameState) -> None:
+        super().end_attack(g)
+        g.pumps.clear()
+
+
+@mutant("pumps-last-until-owners-turn-ends", "B-6",
+        "\"Until end of turn\" is read as \"until the end of its card's controller's turn\", so "
+        "an increase given to the opponent's Pal lasts through the opponent's next turn.")
+class PumpsLastUntilOwnersTurnEnds(Rules):
+    def end_until_end_of_turn(self, g: GameState) -> None:
+        # called while the ending player is still active
+        g.pumps = [p for p in g.pumps if g.cards[p.card].owner != g.active]
+
+
+@mutant("night-ends-at-end-of-turn", "B-5",
+        "Night is read as an \"until end of turn\" effect, so it ends at the end of the turn "
+        "it was set in.")
+class NightEndsAtEndOfTurn(Rules):
+    def end_until_end_of_turn(self, g: GameState) -> None:
+        super().end_until_end_of_turn(g)
+        g.night = False
+
+
 # ---------------------------------------------------------------- Vigilance (vigilance.1–2)
 
 
@@ -89,3 +131,41 @@ class VigilanceStandsEverything(Rules):
                 for c in self.in_play_by_id(g, p):
                     c.state = "stand"
         return super().move_end_turn(g, a)
+
+
+@keyword_mutant("vigilance-only-in-battle-area", "vigilance.1",
+                "Vigilance is read as a battle-area ability, so a Vigilance Pal rested on a "
+                "structure does not stand at the end of its controller's turn (against I-9).")
+class VigilanceOnlyInBattleArea(Vigilance):
+    def triggered(self, card: CardState, event: str, instance: KeywordInstance) -> list[Effect]:
+        return super().triggered(card, event, instance) if card.zone == "battle" else []
+
+
+@mutant("vigilance-stands-after-attack", "vigilance.1",
+        "Vigilance is read as \"this card stands again after its fight\": a Vigilance Pal that "
+        "attacked or was attacked stands as soon as the attack ends.")
+class VigilanceStandsAfterAttack(Rules):
+    def end_attack(self, g: GameState) -> None:
+        attack = g.attack
+        if attack is not None:
+            for cid in (attack.attacker, attack.target):
+                card = g.cards.get(cid)
+                if card is not None and card.zone == "battle" and card.has("vigilance"):
+                    card.state = "stand"
+        super().end_attack(g)
+
+
+@mutant("vigilance-pal-untargetable", "vigilance.2",
+        "\"Standing — and therefore untargetable\" is read as Vigilance making its Pal "
+        "untargetable, rested or not, except by an attacker with Assault.")
+class VigilancePalUntargetable(Rules):
+    def targetable(self, g: GameState, attacker: CardState) -> list[str]:
+        pals = super().targetable(g, attacker)
+        if self.has(attacker, "may_target_standing"):
+            return pals
+        return [cid for cid in pals if not g.cards[cid].has("vigilance")]
+
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        pals = self.targetable(g, attacker)
+        taunting = [cid for cid in pals if self.has(g.cards[cid], "is_taunting")]
+        return taunting or ["master"] + pals
