@@ -1,0 +1,301 @@
+"""Strategies for ACTIONs and whole games, private: use `generators`.
+
+A game is drawn by playing the oracle: a STATE, then actions one at a time, each drawn for
+the position the previous ones reached — mostly one of the oracle's `legal()` actions, now
+and then one made illegal on purpose (another player, another card, another kind of action,
+a missing or wrong choice, a malformed object). The oracle's answer to every action is kept
+with the game (`Step`), so a differential run compares an engine with it without asking the
+oracle twice.
+
+Shrinking: an action is drawn as "pass or end the turn", or else as a kind (`do`) and then
+one action of that kind, kinds and actions in a fixed, readable order — `pass`, `end-turn`,
+`block`, `attack`, then the rest — so a shrunk game passes and ends turns unless the
+difference needs more, and removing a card the difference does not need leaves the other
+actions as they were; an illegal action is drawn only on the last values of the choice of
+how (`MODES`), so shrinking turns illegal actions back into legal ones unless they matter.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Mapping
+
+from hypothesis import strategies as st
+
+from oracle import Rules
+from oracle.model import KEYWORD_IDS
+
+from ._boards import check_count, check_keywords, states
+
+#: The order legal actions are offered in (what shrinking reaches first).
+DO_ORDER: dict[str, int] = {"pass": 0, "end-turn": 1, "block": 2, "attack": 3, "deploy": 4,
+                            "assign": 5, "play": 6, "activate": 7, "interrupt": 8}
+#: The actions that move a game on without doing anything.
+SIMPLE = frozenset({"pass", "end-turn"})
+#: How an action is drawn: `pass` / `end-turn` a quarter of the time, another legal action
+#: about two thirds, an illegal one a tenth. The first is what shrinking reaches, the last
+#: what it leaves.
+MODES: tuple[str, ...] = ("simple",) * 5 + ("rich",) * 13 + ("illegal",) * 2
+_MODE = st.sampled_from(MODES)
+_LEGAL_MODE = st.sampled_from(tuple(m for m in MODES if m != "illegal"))
+
+
+def action_key(action: Any) -> str:
+    """A canonical text of an action (LEGAL is compared as a set of these)."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def sort_legal(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """LEGAL in the readable order used for drawing (and for printing)."""
+    return sorted(actions, key=lambda a: (DO_ORDER.get(str(a.get("do")), 99), action_key(a)))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a game and the oracle's answers to it: `refusal` is None when the
+    action was accepted, else `{"reason", "message"}`; `observed` and `legal` are the
+    OBSERVED state and the LEGAL list (sorted as `sort_legal`) after it."""
+
+    action: dict[str, Any]
+    refusal: dict[str, str] | None
+    observed: dict[str, Any]
+    legal: list[dict[str, Any]]
+
+    @property
+    def accepted(self) -> bool:
+        return self.refusal is None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A STATE, the oracle's answers right after `setup` (`start`, `start_legal`), and the
+    steps played from it."""
+
+    state: dict[str, Any]
+    start: dict[str, Any]
+    start_legal: list[dict[str, Any]]
+    steps: tuple[Step, ...] = field(default=())
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        return [s.action for s in self.steps]
+
+    def observed_after(self, n: int) -> dict[str, Any]:
+        """OBSERVED after action n (0: right after setup)."""
+        return self.start if n == 0 else self.steps[n - 1].observed
+
+    def legal_after(self, n: int) -> list[dict[str, Any]]:
+        return self.start_legal if n == 0 else self.steps[n - 1].legal
+
+    def truncated(self, n: int) -> "Game":
+        """The same game stopped after action n."""
+        return Game(self.state, self.start, self.start_legal, self.steps[:n])
+
+    def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
+        return (f"Game(state={json.dumps(self.state, sort_keys=False)}, "
+                f"actions={json.dumps(self.actions)})")
+
+
+def play(rules: type[Rules], state: Mapping[str, Any], actions: list[dict[str, Any]]) -> Game:
+    """Replay `actions` from `state` on `rules` (the oracle by default) and keep its answers."""
+    game = rules.from_state(state)
+    start, start_legal = game.observe(), sort_legal(game.legal())
+    steps = []
+    for action in actions:
+        steps.append(_step(game, action))
+    return Game(dict(state), start, start_legal, tuple(steps))
+
+
+def _step(game: Rules, action: dict[str, Any]) -> Step:
+    refusal = game.apply(action)
+    return Step(action, None if refusal is None else
+                {"reason": refusal.reason, "message": refusal.message},
+                game.observe(), sort_legal(game.legal()))
+
+
+# --------------------------------------------------------------------------- illegal actions
+
+_ID_FIELDS = ("card", "structure", "attacker", "target", "blocker", "discard")
+_TEMPLATES: dict[str, tuple[str, ...]] = {
+    "deploy": ("card",), "assign": ("card", "structure"), "play": ("card",),
+    "activate": ("card",), "attack": ("attacker", "target"), "block": ("blocker",),
+    "interrupt": ("card",), "pass": (), "end-turn": (),
+}
+
+
+_HOW = st.sampled_from(("any-shape", "other-player", "other-card", "choice", "malformed"))
+_DOS = st.sampled_from(sorted(_TEMPLATES))
+
+
+@lru_cache(maxsize=None)
+def _index(n: int) -> st.SearchStrategy[int]:
+    return st.integers(0, n - 1)
+
+
+def _pick(draw: st.DrawFn, items: list[Any]) -> Any:
+    """One of `items`, by index (a strategy per length, built once: a new
+    `sampled_from(items)` per draw would be built and validated every time); one item is
+    taken without a draw."""
+    if len(items) == 1:
+        return items[0]
+    return items[draw(_index(len(items)))]
+
+
+@st.composite
+def illegal_actions(draw: st.DrawFn, game: Rules,
+                    legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """An action likely to be refused here. Card ids are always ids of this game (so an
+    exported case stays valid); a malformed action is the one exception to the ACTION shape.
+    Some draws are accepted after all (another legal attacker …): the oracle decides."""
+    ids = sorted(game.state.cards) or ["master"]
+    targets = ids + ["master"] if ids != ["master"] else ids
+
+    def some(name: str) -> str:
+        return str(_pick(draw, targets if name == "target" else ids))
+
+    base = _pick(draw, legal) if legal else {"do": "end-turn", "player": "A"}
+    how = draw(_HOW)
+    if how == "other-player":
+        return {**base, "player": "B" if base.get("player") == "A" else "A"}
+    if how == "other-card":
+        fields = [f for f in _ID_FIELDS if f in base]
+        if fields:
+            name = _pick(draw, fields)
+            return {**base, name: some(name)}
+        how = "any-shape"
+    if how == "choice":
+        if base.get("choose"):
+            if draw(st.booleans()):
+                return {k: v for k, v in base.items() if k != "choose"}
+            return {**base, "choose": [some("choose")]}
+        how = "any-shape"
+    if how == "malformed":
+        player = base.get("player", "A")
+        return _pick(draw, [
+            {"do": "fly", "player": player},
+            {"do": "attack", "player": player, "attacker": ids[0]},
+            {"do": "interrupt", "player": player, "card": ids[-1], "pay": "gold"},
+            {"do": "pass", "player": "C"},
+            {"do": "activate", "player": player, "card": ids[0], "ability": "0"},
+        ])
+    do = draw(_DOS)
+    g = game.state
+    acting = g.priority or g.active  # mostly the player to act: deeper refusal reasons
+    other = "B" if acting == "A" else "A"
+    action: dict[str, Any] = {"do": do, "player": _pick(draw, [acting, acting, other])}
+    for name in _TEMPLATES[do]:
+        action[name] = some(name)
+    if do == "activate":
+        action["ability"] = draw(st.integers(0, 1))
+    if do == "interrupt":
+        if draw(st.booleans()):
+            action["pay"] = "energy"
+        else:
+            action.update(pay="discard", discard=some("discard"))
+    if do in ("deploy", "assign", "play", "activate", "attack") and draw(st.booleans()):
+        action["choose"] = [some("choose")]
+    return action
+
+
+# --------------------------------------------------------------------------- actions()
+
+def draw_action(draw: st.DrawFn, game: Rules, legal: list[dict[str, Any]],
+                illegal: bool) -> dict[str, Any]:
+    """The draw behind `actions()`, given the position's LEGAL (sorted by `sort_legal`).
+
+    One draw says how (`MODES`): `pass` / `end-turn` (always legal, and a game of passes
+    tests little: a quarter of the time, and what shrinking reaches), another legal action,
+    or an illegal one. Then the kind of action, then one of that kind: deleting an
+    unrelated card while shrinking keeps the same kind of action (an index into all of
+    LEGAL would shift). A choice among one is not drawn (each draw costs Hypothesis some
+    70 µs, the largest part of drawing a game)."""
+    if not legal:
+        if not illegal:
+            raise ValueError("no legal action here (the game is over) and illegal=False")
+        return draw(illegal_actions(game, legal))
+    mode = draw(_MODE if illegal else _LEGAL_MODE)
+    if mode == "illegal":
+        return draw(illegal_actions(game, legal))
+    rich = [a for a in legal if a.get("do") not in SIMPLE]
+    if mode == "simple" or not rich:
+        return _pick(draw, [a for a in legal if a.get("do") in SIMPLE] or legal)
+    kinds = sorted({str(a.get("do")) for a in rich}, key=lambda d: DO_ORDER.get(d, 99))
+    kind = _pick(draw, kinds)
+    return _pick(draw, [a for a in rich if a.get("do") == kind])
+
+
+def _draw_actions(draw: st.DrawFn, game: Rules, *, illegal: bool = True) -> dict[str, Any]:
+    return draw_action(draw, game, sort_legal(game.legal()), illegal)
+
+
+_draw_actions.__name__ = _draw_actions.__qualname__ = "actions"
+_actions = st.composite(_draw_actions)
+
+
+def actions(game: Rules, *, illegal: bool = True) -> st.SearchStrategy[dict[str, Any]]:
+    """One ACTION for the position of `game` (an `oracle.Rules`): one of its legal actions,
+    or, when `illegal` (about one draw in ten, and always once the game is over), one likely
+    to be refused. The position is read when drawing, not when the strategy is built."""
+    if not isinstance(game, Rules):
+        raise TypeError(f"game must be an oracle.Rules (e.g. Rules.from_state(STATE)), "
+                        f"not {type(game).__name__}")
+    if not isinstance(illegal, bool):
+        raise TypeError(f"illegal must be a bool, not {illegal!r}")
+    return _actions(game, illegal=illegal)
+
+
+# --------------------------------------------------------------------------- games()
+
+def _draw_games(draw: st.DrawFn, *, keywords: tuple[str, ...] = KEYWORD_IDS,
+                min_actions: int = 0, max_actions: int = 12, illegal: bool = True,
+                rules: type[Rules] = Rules, boards: st.SearchStrategy[dict[str, Any]] | None = None,
+                lockstep: Any = None) -> Game:
+    """`lockstep` (a generators.differential.Lockstep, for fuzzing): an engine that follows
+    the game as it is drawn; drawing stops at its first difference, so no action is drawn
+    (or shrunk) past it."""
+    state = draw(boards if boards is not None else states(keywords=keywords))
+    game = rules.from_state(state)
+    start, start_legal = game.observe(), sort_legal(game.legal())
+    legal = start_legal
+    steps: list[Step] = []
+    n = draw(st.integers(min_actions, max_actions))
+    if lockstep is not None and (lockstep.begin(state, start, start_legal) is not None
+                                 or lockstep.skipped):
+        n = 0
+    while len(steps) < n:
+        if not legal and not illegal:
+            break  # the game is over
+        action = draw_action(draw, game, legal, illegal)
+        step = _step(game, action)
+        steps.append(step)
+        legal = step.legal
+        if lockstep is not None and lockstep.step(step) is not None:
+            break
+    return Game(state, start, start_legal, tuple(steps))
+
+
+_draw_games.__name__ = _draw_games.__qualname__ = "games"
+_games = st.composite(_draw_games)
+
+
+def games(*, keywords: Any = KEYWORD_IDS, min_actions: int = 0, max_actions: int = 12,
+          illegal: bool = True, rules: type[Rules] = Rules,
+          boards: st.SearchStrategy[dict[str, Any]] | None = None) -> st.SearchStrategy[Game]:
+    """A `Game`: a STATE (from `boards`, default `states(keywords=keywords)`) and between
+    `min_actions` and `max_actions` actions drawn with `actions()` while playing `rules`
+    (the oracle, or a subclass), with its answers. Without `illegal`, a game stops early
+    once it is over."""
+    if not (isinstance(rules, type) and issubclass(rules, Rules)):
+        raise TypeError(f"rules must be oracle.Rules or a subclass, not {rules!r}")
+    if not isinstance(illegal, bool):
+        raise TypeError(f"illegal must be a bool, not {illegal!r}")
+    if boards is not None and not isinstance(boards, st.SearchStrategy):
+        raise TypeError(f"boards must be a strategy of STATEs, not {boards!r}")
+    lo = check_count("min_actions", min_actions, maximum=1000)
+    hi = check_count("max_actions", max_actions, maximum=1000)
+    if lo > hi:
+        raise ValueError(f"min_actions ({lo}) is more than max_actions ({hi})")
+    return _games(keywords=check_keywords(keywords), min_actions=lo, max_actions=hi,
+                  illegal=illegal, rules=rules, boards=boards)

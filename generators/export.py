@@ -1,0 +1,202 @@
+"""A fuzzing difference as a case file (docs/case-format.md), ready to review and commit.
+
+The case is the difference's board and actions; its expectations are the oracle's answers:
+
+- every action the oracle refused is marked `refused = true` (a case demands a reason only
+  where one rule is broken, so a reason is written only where the reason is the difference);
+- after the step where the engine went another way, `observed` holds the oracle's values
+  of exactly the fields that differed (or, for a verdict, the refusal), so the case passes
+  on the oracle and fails on that engine;
+- a LEGAL-only difference cannot be written as an expectation (cases have no LEGAL), so it
+  becomes one more action: an action the oracle lists and the engine does not (which the
+  oracle accepts), or one the engine lists and the oracle does not (which it refuses).
+
+`case_from_difference` builds the case as data; `write_case` checks it against the case
+schema and writes `<dir>/<id>.toml` with tomli-w. The case still needs a human: the notes
+say so (clauses to cite, a title stating the fact, the folder it belongs in).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import tomli_w
+
+from oracle import Rules
+from palconf import cases as case_files
+
+from .differential import MISSING, Difference, FieldDiff
+
+SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json\n"
+#: The base rules an action leans on (a case must cite clauses or rules; the reviewer adds
+#: the clauses it tests).
+ACTION_RULES = {"deploy": "B-7", "assign": "B-8", "play": "B-9", "activate": "B-9a",
+                "attack": "B-11", "block": "B-13", "pass": "B-14", "interrupt": "B-14",
+                "end-turn": "B-6"}
+#: The base rule a differing OBSERVED field is about (the last key of its path).
+FIELD_RULES = {"power": "B-18", "strike": "B-3", "state": "B-4", "zone": "B-2", "night": "B-5",
+               "life": "B-20", "winner": "B-20", "energy": "B-1", "hand": "B-2", "battle": "B-2",
+               "graveyard": "B-2", "structures": "B-8", "turn": "B-6", "active": "B-6"}
+NULL = case_files.NULL
+
+
+class ExportError(Exception):
+    """The difference cannot be written as a valid case (a bug of the exporter: report it)."""
+
+
+@lru_cache(maxsize=1)
+def _action_validator() -> jsonschema.protocols.Validator:
+    schema = case_files.schema()
+    sub = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/action"}
+    return jsonschema.validators.validator_for(schema)(sub)
+
+
+def as_case_action(action: Any) -> dict[str, Any]:
+    """An ACTION as a case writes it: as is when it has the ACTION shape, else wrapped as
+    `{malformed = {...}}` (sent verbatim, docs/case-format.md)."""
+    if isinstance(action, dict) and _action_validator().is_valid(action):
+        return dict(action)
+    return {"malformed": action}
+
+
+def _tomlable(value: Any) -> Any:
+    """JSON null as the string "null" (TOML has no null)."""
+    if value is None:
+        return NULL
+    if isinstance(value, dict):
+        return {k: _tomlable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tomlable(v) for v in value]
+    return value
+
+
+def _subset(observed: dict[str, Any], fields: list[FieldDiff]) -> dict[str, Any]:
+    """The oracle's values at the differing paths, as a nested table. A field the oracle does
+    not have (the engine shows an extra one) cannot be expected; it is left out."""
+    out: dict[str, Any] = {}
+    for f in fields:
+        if f.oracle is MISSING or not f.keys or f.keys[0] in ("legal", "verdict", "reason"):
+            continue
+        keys = f.keys
+        node = out
+        value: Any = observed
+        for key in keys:
+            value = value[key]
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = value
+    return out
+
+
+def _probe(diff: Difference) -> tuple[dict[str, Any], dict[str, str] | None] | None:
+    """For a LEGAL difference: one action that turns it into a verdict difference, with the
+    oracle's answer to it (None: accepted)."""
+    rules = Rules.from_state(diff.game.state)
+    for action in diff.game.actions:
+        rules.apply(action)
+    known = set(rules.state.cards) | {"master"}
+    for f in diff.fields:
+        action = f.oracle if f.engine is MISSING else f.engine
+        if not isinstance(action, dict) or not set(_ids(action)) <= known:
+            continue  # a case may only name cards of its setup
+        refusal = rules.apply(action)
+        return action, None if refusal is None else {"reason": refusal.reason}
+    return None
+
+
+def _ids(action: dict[str, Any]) -> list[str]:
+    """The card ids an action names (what a case's setup must hold)."""
+    ids = [action[k] for k in ("card", "structure", "attacker", "target", "blocker", "discard")
+           if isinstance(action.get(k), str)]
+    choose = action.get("choose", [])
+    return ids + ([c for c in choose if isinstance(c, str)] if isinstance(choose, list) else [])
+
+
+def case_id(diff: Difference) -> str:
+    digest = hashlib.sha256(json.dumps([diff.game.state, diff.game.actions],
+                                       sort_keys=True).encode()).hexdigest()[:10]
+    return f"fuzz-{digest}"
+
+
+def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[str, Any]:
+    """The case (as TOML-ready data) that passes on the oracle and fails on the engine."""
+    actions = list(diff.game.actions)
+    refusals: dict[int, dict[str, str] | None] = {
+        n: s.refusal for n, s in enumerate(diff.game.steps, start=1)}
+    final: dict[str, Any] = {}
+    reason_at: int | None = None
+    observed = diff.game.observed_after(diff.step)
+    if diff.kind == "legal":
+        probe = _probe(diff)
+        if probe is None:
+            raise ExportError("a LEGAL difference without an action to probe it")
+        action, refusal = probe
+        actions.append(action)
+        refusals[len(actions)] = refusal
+        rules = Rules.from_state(diff.game.state)
+        for a in actions:
+            rules.apply(a)
+        observed = rules.observe()
+        final = {"step": observed["step"]}
+    elif diff.kind == "reason":
+        reason_at = diff.step
+    elif diff.kind in ("observed",):
+        final = _subset(observed, diff.fields)
+    if not final and (diff.kind != "legal"):
+        # a verdict or an engine error: the oracle's step tells the reader where the game is
+        final = {"step": observed["step"]}
+    after_last = len(actions) if diff.kind == "legal" else diff.step
+    expect: list[dict[str, Any]] = []
+    for n in range(1, len(actions) + 1):
+        entry: dict[str, Any] = {}
+        if refusals.get(n) is not None:
+            refusal = refusals[n]
+            assert refusal is not None
+            entry["refused"] = refusal["reason"] if n == reason_at else True
+        if n == after_last and final:
+            entry["observed"] = _tomlable(final)
+        if entry:
+            expect.append({"after": n, **entry})
+    if after_last == 0:
+        expect.append({"after": 0, "observed": _tomlable(final)})
+    cited = {ACTION_RULES[a["do"]] for a in actions
+             if isinstance(a, dict) and a.get("do") in ACTION_RULES}
+    cited |= {"B-21"} if any(r is not None for r in refusals.values()) else set()
+    cited |= {FIELD_RULES[f.keys[-1]] for f in diff.fields if f.keys and f.keys[-1] in FIELD_RULES}
+    rules_cited = sorted(cited, key=lambda r: (int(r[2:].rstrip("a")), r))
+    cid = case_id(diff)
+    where = "after setup" if diff.step == 0 else f"at action {diff.step}"
+    notes = (f"Exported by `palconf fuzz`{f' (seed {seed})' if seed is not None else ''}: "
+             f"engine {diff.engine_name or '(unnamed)'} differed from the oracle {where} "
+             f"({diff.kind}: {diff.summary}). Expectations are the oracle's answers. "
+             "Before committing: check them against the rules text, cite the clauses this "
+             "case tests, give it a title that states the fact, move it to "
+             "cases/<keyword>/ (or interactions/, base/) and rename it to match (the id "
+             "starts with the folder's name).")
+    return {
+        "id": cid,
+        "title": f"Generated board where an engine differed from the oracle ({cid[5:]})",
+        "clauses": [],
+        "rules": rules_cited or ["B-1"],
+        "notes": notes,
+        "setup": diff.game.state,
+        "actions": [as_case_action(a) for a in actions],
+        "expect": expect,
+    }
+
+
+def write_case(case: dict[str, Any], directory: Path) -> Path:
+    """Check `case` against the case schema and write `<directory>/<id>.toml`."""
+    errors = sorted(case_files._validator().iter_errors(case), key=lambda e: list(e.path))
+    if errors:
+        raise ExportError("the exported case is not schema-valid: "
+                          + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5]))
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{case['id']}.toml"
+    path.write_text(SCHEMA_LINE + tomli_w.dumps(case), encoding="utf-8")
+    return path

@@ -1,0 +1,202 @@
+"""`palconf fuzz`: generated boards and actions on an engine and the oracle, in lockstep.
+
+After setup and after every action the two are compared: the accept/refuse verdict and the
+refusal reason, the whole OBSERVED state, and the LEGAL set when the engine offers `legal`
+(generators.differential). On a difference Hypothesis shrinks the game; the minimal board
+and actions are printed with both sides' answers; with `--export DIR` the difference is
+written as a case file whose expectations are the oracle's answers, and that case is run at
+once on both (it must pass on the oracle and fail on the engine).
+
+Exit status: 0 no difference; 1 a difference was found; 2 bad arguments, or an engine that
+cannot be started or could not be compared at all (it refused every board as unsupported).
+The same `--seed` gives the same run (no example database is read unless `--database`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+import tomli_w
+
+from generators.differential import FuzzReport, format_difference, fuzz, plain
+from generators.export import ExportError, case_from_difference, write_case
+
+from ..engines import Engine, EngineFault, OracleEngine
+
+PROGRESS_EVERY = 2.0  # seconds between progress lines
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "fuzz", help="compare an engine with the oracle on generated games",
+        description="Run generated boards and actions on the engine and the oracle in "
+                    "lockstep; on a difference, shrink it, print it, and optionally export "
+                    "it as a case. Exit 0: no difference; 1: a difference; 2: bad "
+                    "arguments or an engine that cannot be compared.")
+    p.add_argument("--engine-cmd", required=True, metavar="CMD",
+                   help="the engine's command line (run without a shell), e.g. "
+                        "'python my_engine.py'; 'palconf serve' fuzzes the oracle itself")
+    p.add_argument("--examples", type=int, default=200, metavar="N",
+                   help="how many generated games (default 200)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="the random seed: the same seed gives the same run (default 0)")
+    p.add_argument("--export", type=Path, metavar="DIR",
+                   help="write the minimal difference as a case file into DIR")
+    p.add_argument("--max-actions", type=int, default=30, metavar="M",
+                   help="actions per game: between M/2 and M (default 30)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds to wait for each reply of the engine (default 10)")
+    p.add_argument("--database", type=Path, metavar="DIR",
+                   help="a Hypothesis example database to replay and save examples "
+                        "(DirectoryBasedExampleDatabase); replaying makes runs differ")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    p.set_defaults(func=main)
+
+
+def make_engine(command: str, timeout: float) -> Engine:
+    """The engine behind `--engine-cmd`: a child process speaking protocol v1."""
+    from ..adapter import ProcessEngine
+    return ProcessEngine(command, timeout=timeout)
+
+
+class Progress:
+    """Progress lines on stderr, at most one every PROGRESS_EVERY seconds (plus events)."""
+
+    def __init__(self, total: int, out: IO[str], enabled: bool = True,
+                 every: float | None = None) -> None:
+        self.total, self.out, self.enabled = total, out, enabled
+        self.every = PROGRESS_EVERY if every is None else every
+        self.last = time.monotonic()
+        self.started = self.last
+
+    def __call__(self, report: FuzzReport, event: str) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if event == "found":
+            print(f"fuzz: difference found at example {report.examples}; shrinking it …",
+                  file=self.out, flush=True)
+            self.last = now
+            return
+        if now - self.last < self.every:
+            return
+        self.last = now
+        rate = report.actions / max(now - self.started, 1e-9)
+        if event == "shrinking":
+            what = f"shrinking: {report.examples} example(s)"
+        else:
+            what = f"{report.examples} example(s) of {self.total}"
+        print(f"fuzz: {what}, {report.actions} action(s) compared ({rate:.0f}/s)",
+              file=self.out, flush=True)
+
+
+def check_args(args: argparse.Namespace) -> str | None:
+    if args.examples < 1:
+        return "--examples must be at least 1"
+    if args.max_actions < 0:
+        return "--max-actions must be 0 or more"
+    if args.timeout <= 0:
+        return "--timeout must be more than 0"
+    if args.export is not None and args.export.exists() and not args.export.is_dir():
+        return f"--export {args.export}: not a folder"
+    return None
+
+
+def verify_export(path: Path, engine: Engine) -> list[str]:
+    """Run the exported case on the oracle and on the engine; say what happened."""
+    from ..cases import load_case
+    from ..runner import run_case
+    case, errors = load_case(path)
+    if case is None:
+        return [f"the exported case does not load: {e}" for e in errors]
+    oracle = OracleEngine()
+    oracle.start()
+    on_oracle = run_case(oracle, case)
+    try:
+        engine.restart()
+        on_engine = run_case(engine, case)
+    except EngineFault as e:
+        return [f"on the oracle: {on_oracle.outcome}", f"on the engine: error ({e.message})"]
+    lines = [f"on the oracle: {on_oracle.outcome}"
+             + ("" if on_oracle.outcome == "pass" else f" ({on_oracle.message}) — a bug of "
+                "the exporter, please report it"),
+             f"on the engine: {on_engine.outcome}"
+             + (f" ({plain(on_engine.message, 160)})" if on_engine.message else "")]
+    if on_engine.outcome == "pass":
+        lines.append("the case passes on the engine too: the engine's LEGAL list disagrees "
+                     "with what it accepts; review the difference above")
+    return lines
+
+
+def main(args: argparse.Namespace) -> int:
+    problem = check_args(args)
+    if problem:
+        print(f"palconf fuzz: {problem}", file=sys.stderr)
+        return 2
+    database = None
+    if args.database is not None:
+        from hypothesis.database import DirectoryBasedExampleDatabase
+        database = DirectoryBasedExampleDatabase(str(args.database))
+    try:
+        engine = make_engine(args.engine_cmd, args.timeout)
+        info = engine.start()
+    except EngineFault as e:
+        print(f"palconf fuzz: cannot start the engine: {e.message}", file=sys.stderr)
+        if e.stderr:
+            print("  engine stderr (last lines):\n" + "\n".join(
+                "    | " + plain(line, 200) for line in e.stderr.splitlines()[-5:]),
+                file=sys.stderr)
+        return 2
+    legal = "legal" in info.commands
+    print(f"palconf fuzz: engine {plain(info.name)} {plain(info.version)}; "
+          f"{args.examples} game(s), seed {args.seed}, {args.max_actions // 2} to "
+          f"{args.max_actions} action(s) each; comparing verdicts, reasons, OBSERVED"
+          + (", LEGAL" if legal else " (the engine offers no `legal`)"))
+    progress = Progress(args.examples, sys.stderr, enabled=not args.quiet)
+    try:
+        report = fuzz(engine, examples=args.examples, seed=args.seed,
+                      max_actions=args.max_actions, database=database, progress=progress)
+        return finish(args, engine, report)
+    except EngineFault as e:  # a restart after a crash failed: the run cannot go on
+        print(f"palconf fuzz: the engine cannot be restarted: {e.message}", file=sys.stderr)
+        return 2
+    finally:
+        engine.close()
+
+
+def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
+    compared = report.examples - report.skipped
+    rate = report.actions / report.seconds if report.seconds else 0.0
+    if report.difference is None:
+        if compared == 0:
+            print(f"palconf fuzz: nothing compared: the engine answered `unsupported` to all "
+                  f"{report.skipped} board(s)", file=sys.stderr)
+            return 2
+        print(f"palconf fuzz: no difference in {compared} game(s), {report.actions} action(s) "
+              f"compared in {report.seconds:.1f} s ({rate:.0f}/s)"
+              + (f"; {report.skipped} board(s) skipped as unsupported" if report.skipped else ""))
+        return 0
+    diff = report.difference
+    board = tomli_w.dumps({"setup": diff.game.state})
+    print()
+    print(format_difference(diff, board=board))
+    print()
+    if report.flaky:
+        print("palconf fuzz: the difference did not repeat when the game was replayed (a "
+              "nondeterministic engine?); shown is the last one seen")
+    print(f"palconf fuzz: difference found at example {report.first_found_at} of "
+          f"{args.examples} (seed {args.seed}); shrunk to {len(diff.game.steps)} action(s)")
+    if args.export is not None:
+        try:
+            path = write_case(case_from_difference(diff, seed=args.seed), args.export)
+        except (ExportError, OSError) as e:
+            print(f"palconf fuzz: cannot export the case: {e}", file=sys.stderr)
+            return 1
+        print(f"palconf fuzz: exported {path}")
+        for line in verify_export(path, engine):
+            print(f"  {line}")
+    return 1

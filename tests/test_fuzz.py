@@ -1,0 +1,291 @@
+"""Differential fuzzing (generators.differential, generators.export, `palconf fuzz`).
+
+Engines: the oracle in-process and through `palconf serve`; the oracle with one keyword
+misread (tests/engines/misread.py), in-process and as a child process; and small fake
+engines below, one per kind of difference (reason, verdict, LEGAL only, crash).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generators._games import play
+from generators.differential import (MISSING, Difference, FieldDiff, diff_legal, diff_observed,
+                                     diff_values, format_difference, fuzz, relabel, run_game,
+                                     simplify)
+from generators.export import as_case_action, case_from_difference, write_case
+from oracle import Rules
+from palconf.adapter import ProcessEngine
+from palconf.cases import load_case
+from palconf.cli import main as cli_main
+from palconf.commands import fuzz as fuzz_command
+from palconf.engines import EngineCrash, OracleEngine
+from palconf.runner import run_case
+
+from .engines.misread import MISREADINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+MISREAD = ROOT / "tests" / "engines" / "misread.py"
+SERVE = f"{sys.executable} -m palconf.cli serve"
+
+
+def started(engine: Any) -> Any:
+    engine.start()
+    return engine
+
+
+def check_export(diff: Difference, wrong: Any, tmp_path: Path) -> Any:
+    """Export `diff`, load the case, and run it on the oracle (must pass) and on the wrong
+    engine; returns the wrong engine's result."""
+    path = write_case(case_from_difference(diff, seed=0), tmp_path)
+    assert path.read_text(encoding="utf-8").startswith("#:schema ../../palconf/schemas/")
+    case, errors = load_case(path)
+    assert case is not None, errors
+    on_oracle = run_case(started(OracleEngine()), case)
+    assert on_oracle.outcome == "pass", on_oracle.message
+    return run_case(wrong, case)
+
+
+# --------------------------------------------------------------------------- comparing
+
+def test_values_are_compared_with_their_json_types() -> None:
+    assert diff_values({"a": 1}, {"a": True}) == [FieldDiff(("a",), 1, True)]
+    assert diff_values({"a": None}, {"a": 0}) == [FieldDiff(("a",), None, 0)]
+    assert diff_values({"a": [1]}, {"a": [1]}) == []
+    assert diff_values({"a": 1}, {"a": 1, "b": 2}) == [FieldDiff(("b",), MISSING, 2)]
+    assert diff_values({"a": 1, "b": 2}, {"a": 1}) == [FieldDiff(("b",), 2, MISSING)]
+
+
+def test_zone_lists_are_compared_as_sets_and_nothing_else_is() -> None:
+    game = play(Rules, {"players": {"A": {"life": 5, "hand": [
+        {"id": "a1", "kind": "pal", "power": 1}, {"id": "a2", "kind": "pal", "power": 1}]},
+        "B": {"life": 5}}}, [])
+    theirs = json.loads(json.dumps(game.start))
+    theirs["players"]["A"]["hand"].reverse()
+    assert diff_observed(game.start, theirs) == []
+    theirs["cards"]["a1"]["power"] = 2
+    assert [f.path for f in diff_observed(game.start, theirs)] == ["cards.a1.power"]
+
+
+def test_legal_is_compared_as_a_set() -> None:
+    a, b = {"do": "pass", "player": "A"}, {"do": "end-turn", "player": "A"}
+    assert diff_legal([a, b], [b, a]) == []
+    assert diff_legal([a, b], [b]) == [FieldDiff(("legal",), a, MISSING)]
+    assert diff_legal([a], "nope") == [FieldDiff(("legal",), "(a list)", "nope")]
+
+
+# --------------------------------------------------------------------------- in-process runs
+
+def test_the_oracle_against_itself_shows_no_difference() -> None:
+    report = fuzz(started(OracleEngine()), examples=60, seed=3)
+    assert report.difference is None and report.examples == 60 and report.actions > 60
+
+
+def test_a_misread_keyword_is_found_shrunk_and_exported(tmp_path: Path) -> None:
+    wrong = started(OracleEngine(MISREADINGS["nocturnal-200"], name="nocturnal-200"))
+    report = fuzz(wrong, examples=300, seed=0)
+    diff = report.difference
+    assert diff is not None and diff.kind == "observed" and diff.step == 0
+    # shrunk to one Nocturnal Pal at night, nothing else
+    cards = [c for p in diff.game.state["players"].values()
+             for zone in ("battle", "structures") for c in p.get(zone, [])]
+    assert diff.game.state.get("night") is True and len(cards) == 1
+    nocturnal = cards[0].get("assigned", [cards[0]])[0]["id"]  # on a structure, or in battle
+    assert [f.path for f in diff.fields] == [f"cards.{nocturnal}.power"]
+    result = check_export(diff, wrong, tmp_path)
+    assert result.outcome == "fail" and result.step == 0
+
+
+def test_the_same_seed_gives_the_same_run() -> None:
+    def run(engine: Any, seed: int) -> tuple[Any, ...]:
+        r = fuzz(started(engine), examples=30, seed=seed, max_actions=10)
+        d = r.difference
+        return (r.examples, r.actions, r.first_found_at,
+                d and (d.kind, d.game.state, d.game.actions))
+
+    assert run(OracleEngine(), 5) == run(OracleEngine(), 5)
+    assert run(OracleEngine(), 5) != run(OracleEngine(), 6)
+    first = run(ReasonEngine(), 7)  # found, shrunk and simplified the same way twice
+    assert first[2] is not None and run(ReasonEngine(), 7) == first
+
+
+class ReasonEngine(OracleEngine):
+    """Says `wrong-timing` where the oracle says `wrong-player`."""
+
+    def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        reply = super().request(msg)
+        if reply.get("reason") == "wrong-player":
+            reply = {**reply, "reason": "wrong-timing"}
+        return reply
+
+
+class NoBlocksEngine(OracleEngine):
+    """Refuses every legal block (as if every attacker had Stealth), though it lists them."""
+
+    def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        action = msg.get("action")
+        game = self.session.game
+        if (msg.get("cmd") == "act" and isinstance(action, dict) and action.get("do") == "block"
+                and game is not None and action in game.legal()):
+            return {"ok": False, "error": "illegal", "reason": "cannot-block", "message": "no"}
+        return super().request(msg)
+
+
+class ListsNoEndTurnEngine(OracleEngine):
+    """Plays like the oracle but leaves `end-turn` out of LEGAL."""
+
+    def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        reply = super().request(msg)
+        if msg.get("cmd") == "legal":
+            reply = {**reply, "actions": [a for a in reply["actions"] if a["do"] != "end-turn"]}
+        return reply
+
+
+class CrashOnAssignEngine(OracleEngine):
+    """Breaks (as a crashed process would) when asked to assign."""
+
+    restarts = 0
+
+    def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        action = msg.get("action")
+        if msg.get("cmd") == "act" and isinstance(action, dict) and action.get("do") == "assign":
+            raise EngineCrash("the engine exited with status 3 while answering `act`",
+                              stderr="Traceback …\x1b[31mboom")
+        return super().request(msg)
+
+    def restart(self) -> None:
+        CrashOnAssignEngine.restarts += 1
+        super().restart()
+
+
+@pytest.mark.parametrize("engine_class, kind, outcome", [
+    (ReasonEngine, "reason", "fail"),
+    (NoBlocksEngine, "verdict", "fail"),
+    (CrashOnAssignEngine, "engine-error", "error"),
+])
+def test_each_kind_of_difference_is_found_and_exported(engine_class: type, kind: str,
+                                                       outcome: str, tmp_path: Path) -> None:
+    engine = started(engine_class())
+    # not shrunk (test_a_misread_keyword_is_found_shrunk_and_exported shrinks): faster
+    report = fuzz(engine, examples=300, seed=1, max_actions=10, shrink=False)
+    diff = report.difference
+    assert diff is not None and diff.kind == kind, diff and diff.summary
+    assert check_export(diff, engine, tmp_path).outcome == outcome
+
+
+def test_a_legal_only_difference_is_exported_with_a_probe_action(tmp_path: Path) -> None:
+    engine = started(ListsNoEndTurnEngine())
+    diff = fuzz(engine, examples=50, seed=0).difference
+    assert diff is not None and diff.kind == "legal" and diff.step == 0
+    case = case_from_difference(diff)
+    assert case["actions"][-1]["do"] == "end-turn"  # the action only the oracle lists
+    # it plays end-turn like the oracle: the case cannot catch it, and says so by passing
+    assert check_export(diff, engine, tmp_path).outcome == "pass"
+
+
+def test_simplify_removes_what_the_difference_does_not_need() -> None:
+    wrong = started(OracleEngine(MISREADINGS["nocturnal-200"]))
+    state = {"night": True, "turn": 5, "players": {
+        "A": {"life": 3, "energy": 2,
+              "hand": [{"id": "a1", "kind": "event", "effect": {"op": "energy", "amount": 1}}],
+              "battle": [{"id": "a2", "kind": "pal", "power": 2000, "strike": 2, "cost": 1,
+                          "keywords": ["Taunt", "Nocturnal"], "state": "rest"}]},
+        "B": {"life": 5, "battle": [{"id": "b1", "kind": "pal", "power": 5000}]}}}
+    game = play(Rules, state, [{"do": "play", "player": "A", "card": "a1"}])
+    diff = run_game(wrong, game)
+    assert diff is not None and diff.step == 0
+    small = simplify(wrong, diff)
+    assert small.game.state == {"night": True, "players": {
+        "A": {"life": 5, "battle": [{"id": "a1", "kind": "pal", "power": 3000, "strike": 1,
+                                     "keywords": ["Nocturnal"]}]},
+        "B": {"life": 5}}}
+
+
+def test_relabel_renumbers_cards_and_actions_alike() -> None:
+    state = {"players": {"A": {"life": 5, "battle": [{"id": "a3", "kind": "pal", "power": 1}]},
+                         "B": {"life": 5, "battle": [{"id": "b7", "kind": "pal", "power": 1}]}}}
+    s, actions = relabel(state, [{"do": "attack", "player": "A", "attacker": "a3",
+                                  "target": "b7", "choose": ["b7"]}])
+    assert [c["id"] for p in s["players"].values() for c in p["battle"]] == ["a1", "b1"]
+    assert actions == [{"do": "attack", "player": "A", "attacker": "a1", "target": "b1",
+                        "choose": ["b1"]}]
+
+
+def test_malformed_actions_are_exported_wrapped() -> None:
+    assert as_case_action({"do": "pass", "player": "A"}) == {"do": "pass", "player": "A"}
+    assert as_case_action({"do": "fly", "player": "A"}) == {"malformed": {"do": "fly",
+                                                                          "player": "A"}}
+    assert as_case_action({"do": "block", "player": "B", "blocker": "b1", "choose": []}) == \
+        {"malformed": {"do": "block", "player": "B", "blocker": "b1", "choose": []}}
+
+
+def test_the_printout_escapes_what_the_engine_said() -> None:
+    engine = started(CrashOnAssignEngine())
+    game = play(Rules, {"players": {
+        "A": {"life": 5, "battle": [{"id": "a1", "kind": "pal", "power": 1}],
+              "structures": [{"id": "a2", "kind": "structure"}]}, "B": {"life": 5}}},
+        [{"do": "assign", "player": "A", "card": "a1", "structure": "a2"}])
+    diff = run_game(engine, game)
+    assert diff is not None
+    diff.engine[-1].message = "bad \x1b[31mred\x1b[0m\nnext line"
+    text = format_difference(diff)
+    assert "\x1b" not in text and "\\u001b[31mred" in text
+    assert "ERROR" in text and "(setup)" in text
+
+
+# --------------------------------------------------------------------------- the command
+
+def test_fuzz_command_against_palconf_serve(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = cli_main(["fuzz", "--engine-cmd", SERVE, "--examples", "40", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "no difference in 40 game(s)" in out and "LEGAL" in out
+
+
+def test_fuzz_command_finds_the_misread_engine_and_exports_a_case(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cmd = f"{sys.executable} {MISREAD} nocturnal-200"
+    rc = cli_main(["fuzz", "--engine-cmd", cmd, "--examples", "300", "--seed", "0", "-q",
+                   "--export", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 1, out
+    assert "DIFFERENCE (observed) after setup" in out
+    assert "on the oracle: pass" in out and "on the engine: fail" in out
+    (path,) = tmp_path.glob("fuzz-*.toml")
+    case, errors = load_case(path)
+    assert case is not None, errors
+    assert run_case(started(OracleEngine()), case).outcome == "pass"
+    wrong = ProcessEngine(cmd)
+    try:
+        wrong.start()
+        assert run_case(wrong, case).outcome == "fail"
+    finally:
+        wrong.close()
+
+
+def test_fuzz_command_shows_progress(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(fuzz_command, "PROGRESS_EVERY", 0.0)
+    assert cli_main(["fuzz", "--engine-cmd", SERVE, "--examples", "5"]) == 0
+    err = capsys.readouterr().err
+    assert "fuzz: 5 example(s) of 5" in err and "action(s) compared" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--examples", "0"], "--examples must be at least 1"),
+    (["--timeout", "0"], "--timeout must be more than 0"),
+])
+def test_fuzz_command_bad_arguments(argv: list[str], message: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["fuzz", "--engine-cmd", SERVE, *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_fuzz_command_engine_that_does_not_start(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["fuzz", "--engine-cmd", "/nonexistent/engine --flag"]) == 2
+    assert "cannot start the engine" in capsys.readouterr().err
