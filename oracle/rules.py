@@ -16,6 +16,7 @@ An action goes through three stages, each a method so that a mutant can override
 from __future__ import annotations
 
 import itertools
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -163,17 +164,22 @@ class Rules:
 
     def observe(self) -> dict[str, Any]:
         g = self.state
+        # one pass over the cards (not one per zone): the ids by owner and zone, and the
+        # Pals on each structure
+        ids: dict[tuple[str, str], list[str]] = defaultdict(list)
+        held: dict[str | None, list[str]] = defaultdict(list)
+        for c in g.cards.values():
+            ids[c.owner, c.zone].append(c.id)
+            if c.zone == "assigned":
+                held[c.host].append(c.id)
         players: dict[str, Any] = {}
         for p in PLAYERS:
-            structures = {s.id: sorted(c.id for c in g.cards.values() if c.host == s.id
-                                       and c.zone == "assigned")
-                          for s in g.zone(p, "structures")}
             players[p] = {
                 "life": g.life[p], "energy": g.energy[p],
-                "hand": sorted(c.id for c in g.zone(p, "hand")),
-                "battle": sorted(c.id for c in g.zone(p, "battle")),
-                "structures": structures,
-                "graveyard": sorted(c.id for c in g.zone(p, "graveyard")),
+                "hand": sorted(ids[p, "hand"]),
+                "battle": sorted(ids[p, "battle"]),
+                "structures": {s: sorted(held[s]) for s in ids[p, "structures"]},
+                "graveyard": sorted(ids[p, "graveyard"]),
             }
         cards = {
             cid: {"zone": c.zone, "owner": c.owner,

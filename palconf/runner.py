@@ -175,11 +175,11 @@ def play_case(engine: Engine, case: Case) -> None:
 def check_expectation(case: Case, n: int, state: dict[str, Any], before: dict[str, Any] | None,
                       refusal: dict[str, Any] | None) -> None:
     exp = case.expectation_after(n)
-    action = _describe(case.actions[n - 1]) if n else ""
     if exp is not None and exp.refused is not None:
         if refusal is None:
             want = f" ({exp.refused})" if isinstance(exp.refused, str) else ""
-            raise CaseFailed(n, f"action {n} was accepted; it must be refused{want}: {action}")
+            raise CaseFailed(n, f"action {n} was accepted; it must be refused{want}: "
+                                f"{_describe(case.actions[n - 1])}")
         if isinstance(exp.refused, str) and refusal.get("reason") != exp.refused:
             raise CaseFailed(n, f"action {n} was refused with reason "
                                 f"{refusal.get('reason')!r}, expected {exp.refused!r}",
@@ -190,7 +190,8 @@ def check_expectation(case: Case, n: int, state: dict[str, Any], before: dict[st
             raise CaseFailed(n, f"action {n} was refused but changed the state", changes)
     elif refusal is not None:
         raise CaseFailed(n, f"action {n} was refused ({refusal.get('reason')}: "
-                            f"{refusal.get('message', '')}); it must be accepted: {action}")
+                            f"{refusal.get('message', '')}); it must be accepted: "
+                            f"{_describe(case.actions[n - 1])}")
     if exp is not None and exp.observed is not None:
         diffs = match(exp.observed, state)
         if diffs:
