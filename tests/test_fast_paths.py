@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import tomli
@@ -18,6 +18,8 @@ from oracle import Rules
 from oracle.model import Pump
 from palconf import cases as loader
 from palconf import paths
+
+from .test_adapter import _paths
 
 
 @pytest.fixture(scope="module")
@@ -59,16 +61,6 @@ JSON = st.recursive(
                          "cards", "zone", "life", "keywords", "op", "target", "x"]),
         inner, max_size=3),
     max_leaves=6)
-
-
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield prefix
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _paths(v, prefix + (i,))
 
 
 STRINGS = st.sampled_from(["", "a b", "Flying", "Brave x", "B12", "Brave.1", "Case-Id",
