@@ -50,6 +50,15 @@ def registry_or_exit() -> Registry:
     return load_registry()
 
 
+def add_engine_options(p: argparse.ArgumentParser, command_help: str) -> None:
+    """`--engine-cmd` (required) and `--timeout`: the engine as a child process."""
+    from ..adapter import DEFAULT_TIMEOUT
+    p.add_argument("--engine-cmd", required=True, metavar="CMD", help=command_help)
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"seconds to wait for each reply of the engine (default "
+                        f"{DEFAULT_TIMEOUT:g})")
+
+
 def add_strict_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when a case is stale against the current rules text "

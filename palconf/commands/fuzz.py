@@ -26,6 +26,7 @@ from generators.differential import FuzzReport, format_difference, fuzz, plain
 from generators.export import ExportError, case_from_difference, write_case
 
 from ..engines import Engine, EngineFault, OracleEngine
+from . import add_engine_options
 
 PROGRESS_EVERY = 2.0  # seconds between progress lines
 
@@ -37,9 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     "lockstep; on a difference, shrink it, print it, and optionally export "
                     "it as a case. Exit 0: no difference; 1: a difference; 2: bad "
                     "arguments or an engine that cannot be compared.")
-    p.add_argument("--engine-cmd", required=True, metavar="CMD",
-                   help="the engine's command line (run without a shell), e.g. "
-                        "'python my_engine.py'; 'palconf serve' fuzzes the oracle itself")
+    add_engine_options(p, "the engine's command line (run without a shell), e.g. 'python "
+                          "my_engine.py'; 'palconf serve' fuzzes the oracle itself")
     p.add_argument("--examples", type=int, default=200, metavar="N",
                    help="how many generated games (default 200)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
@@ -48,8 +48,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="write the minimal difference as a case file into DIR")
     p.add_argument("--max-actions", type=int, default=30, metavar="M",
                    help="actions per game: between M/2 and M (default 30)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="seconds to wait for each reply of the engine (default 10)")
     p.add_argument("--database", type=Path, metavar="DIR",
                    help="a Hypothesis example database to replay and save examples "
                         "(DirectoryBasedExampleDatabase); replaying makes runs differ")

@@ -17,6 +17,7 @@ from generators.perft import (MAX_DEPTH, EngineDisagrees, EngineNavigator, Oracl
                               Position, PositionError, Split, find_split, load_positions, perft)
 
 from ..engines import Engine, EngineFault
+from . import add_engine_options
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -27,14 +28,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                     "split, show the per-action breakdown down to the position where the "
                     "LEGAL lists differ. Exit 0: all counts agree; 1: a split; 2: bad "
                     "arguments or an engine that cannot be used.")
-    p.add_argument("--engine-cmd", required=True, metavar="CMD",
-                   help="the engine's command line (run without a shell)")
+    add_engine_options(p, "the engine's command line (run without a shell)")
     p.add_argument("--depth", type=int, required=True, metavar="D",
                    help=f"how many actions deep (1 to {MAX_DEPTH})")
     p.add_argument("--position", action="append", default=[], metavar="NAME",
                    help="only this position (repeatable; default: all)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="seconds to wait for each reply of the engine (default 10)")
     p.set_defaults(func=main)
 
 

@@ -15,10 +15,10 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from oracle.model import KEYWORD_IDS
-from ..adapter import (DEFAULT_TIMEOUT, EngineCommandError, ProcessEngine, check_reply_shape,
-                       json_validator)
+from ..adapter import EngineCommandError, ProcessEngine, check_reply_shape, json_validator
 from ..engines import EngineFault
 from ..runner import match, state_changes
+from . import add_engine_options
 
 #: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
 STATE: dict[str, Any] = {
@@ -57,10 +57,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                                    "command, a line that is not JSON, bye) and say what is "
                                    "wrong and how to fix it. Exit 0 when nothing FAILs, 1 "
                                    "otherwise, 2 when the command cannot be run.")
-    p.add_argument("--engine-cmd", required=True, metavar="CMD",
-                   help="the engine's command line (split like a shell would; no shell runs)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"seconds to wait for each reply (default {DEFAULT_TIMEOUT:g})")
+    add_engine_options(p, "the engine's command line (split like a shell would; no shell runs)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="json: one object with every check, for CI")
     p.set_defaults(func=main)
