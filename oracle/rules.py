@@ -583,14 +583,18 @@ class Rules:
             p.choice = entry
 
     def resolve(self, g: GameState, pending: Iterable[Pending]) -> None:
-        for p in pending:
-            if g.step == "over":
-                break  # B-20: what has not resolved yet never does
-            self.resolve_effect(g, p)
+        pending = list(pending)
+        self.resolve_in_order(g, pending)
         for p in pending:  # a played event goes to the graveyard, game over or not (B-20)
             card = g.cards[p.source]
             if card.zone == "resolving":
                 card.zone = "graveyard"
+
+    def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
+        for p in pending:
+            if g.step == "over":
+                break  # B-20: what has not resolved yet never does
+            self.resolve_effect(g, p)
 
     def effect_target(self, g: GameState, p: Pending) -> CardState | None:
         if p.effect.target == "self":

@@ -26,9 +26,7 @@ message once a reply has failed. tests/test_adapter.py holds the two to the same
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 import select
 import shlex
 import signal
@@ -37,15 +35,18 @@ import threading
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any, Callable, Mapping, NoReturn, Sequence
+from typing import IO, Any, Mapping, NoReturn, Sequence
 
 import jsonschema
 from referencing import Registry, Resource
 
 from . import paths
-from .schemacheck import Check, Compiler, SchemaCompileError
 from .engines import (Engine, EngineCrash, EngineFault, EngineInfo, EngineTimeout,
                       ProtocolViolation, parse_hello)
+from .schemacheck import Check, Compiler, SchemaCompileError
+
+__all__ = ["DEFAULT_TIMEOUT", "EngineCommandError", "ProcessEngine", "SchemaCompileError",
+           "check_reply_shape", "fast_check", "split_command"]
 
 DEFAULT_TIMEOUT = 10.0
 MAX_REPLY_BYTES = 1 << 20

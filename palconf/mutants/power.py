@@ -3,7 +3,7 @@ the game (B-20)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from oracle.keywords import Battle, BattleTrigger, Nocturnal
 from oracle.model import CardState, GameState, KeywordInstance, Player
@@ -153,14 +153,9 @@ class LosesBelowZeroOnly(Rules):
         "The loss is checked only once the action's abilities have all resolved, so the "
         "abilities after a lethal one still resolve.")
 class AbilitiesResolveAfterLoss(Rules):
-    def resolve(self, g: GameState, pending: Iterable[Pending]) -> None:
-        pending = list(pending)
+    def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
         for p in pending:
             self.resolve_effect(g, p)
-        for p in pending:
-            card = g.cards[p.source]
-            if card.zone == "resolving":
-                card.zone = "graveyard"
 
 
 @mutant("battle-triggers-resolve-after-loss", "B-20",

@@ -4,7 +4,7 @@ assigning (B-8, B-10)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from oracle.keywords import Brave, Serious
 from oracle.model import CardState, Effect, GameState, KeywordInstance, Pump, other
@@ -522,18 +522,13 @@ class TriggersResolveLastFirst(Rules):
         "An ability whose card has left play before it resolves does nothing at all, not only "
         "its effects on `self` (against I-13).")
 class AbilityOfGoneSourceFizzles(Rules):
-    def resolve(self, g: GameState, pending: Iterable[Pending]) -> None:
-        pending = list(pending)
+    def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
         for p in pending:
             if g.step == "over":
                 break
             if p.source_is_card_in_play and not g.cards[p.source].in_play:
                 continue
             self.resolve_effect(g, p)
-        for p in pending:
-            card = g.cards[p.source]
-            if card.zone == "resolving":
-                card.zone = "graveyard"
 
 
 @mutant("self-finds-only-battle-area", "B-19",
