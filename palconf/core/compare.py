@@ -1,0 +1,155 @@
+"""The one comparator of OBSERVED states and LEGAL lists (docs/protocol.md, `P-observed`,
+`P-legal`), used by the runner, the fuzzer, perft, smoke and the reports alike.
+
+JSON values are compared with their JSON types: `true` is not `1`, `1` is not `1.0`, `"1"`
+is not `1`. Every list in OBSERVED is a zone list, compared as a set (sorted ids): a list
+is compared as the multiset of its values, each with its type, so `["a1"]` equals `["a1"]`
+in any order, and never `["a1", "a1"]` or `[1]`.
+
+`MISSING` marks the side of a `Diff` that has no such field at all, which is not the same
+as JSON `null`; a results file writes a missing side by leaving its key out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Final
+
+
+class Missing:
+    """The type of `MISSING`: there is no such field (not JSON null)."""
+
+    _instance: Missing | None = None
+
+    def __new__(cls) -> Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Final = Missing()
+
+
+def canonical(value: Any) -> str:
+    """The canonical JSON text of a value: keys sorted, no spaces. Equal texts mean equal
+    JSON values, types included (`1` and `1.0` and `true` all differ)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def show(value: Any) -> str:
+    """A value for a message: JSON, or `(missing)`."""
+    return "(missing)" if value is MISSING else json.dumps(value, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Diff:
+    """One field where two values differ. `path` leads to it (`cards.a1.power`; `(state)`
+    for the whole value); `expected` is what the case or the oracle says, `observed` what
+    the engine said; either may be `MISSING`."""
+
+    path: str
+    expected: Any
+    observed: Any
+
+    def __str__(self) -> str:
+        return f"{self.path}: expected {show(self.expected)}, observed {show(self.observed)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """For a results file: a missing side is left out."""
+        out: dict[str, Any] = {"path": self.path}
+        if self.expected is not MISSING:
+            out["expected"] = self.expected
+        if self.observed is not MISSING:
+            out["observed"] = self.observed
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Diff:
+        """From a results file; ValueError when it is not a diff object."""
+        if not isinstance(obj, dict) or not isinstance(obj.get("path", ""), str):
+            raise ValueError("each diff must be an object with a string `path`")
+        return cls(obj.get("path", ""), obj.get("expected", MISSING),
+                   obj.get("observed", MISSING))
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality with JSON types; lists as multisets (see the module's docstring)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and _as_set(a) == _as_set(b)
+    return bool(a == b)
+
+
+def _as_set(items: Iterable[Any]) -> list[str]:
+    return sorted(canonical(v) for v in items)
+
+
+def _sorted_for_show(items: list[Any]) -> list[Any]:
+    return sorted(items, key=canonical)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def compare(expected: Any, observed: Any, *, subset: bool, path: str = "") -> list[Diff]:
+    """Every field where `observed` does not match `expected`.
+
+    Objects are compared key by key. With `subset` (a case's expectation), only the keys
+    `expected` writes are checked; without it (the fuzzer; a refused action's before and
+    after), a key on either side only is a difference too. Lists are multisets of typed
+    values, shown sorted; everything else must be the same JSON value."""
+    if isinstance(expected, dict) and isinstance(observed, dict):
+        diffs: list[Diff] = []
+        for key, value in expected.items():
+            sub = _join(path, str(key))
+            if key not in observed:
+                diffs.append(Diff(sub, value, MISSING))
+            else:
+                diffs += compare(value, observed[key], subset=subset, path=sub)
+        if not subset:
+            diffs += [Diff(_join(path, str(k)), MISSING, v) for k, v in observed.items()
+                      if k not in expected]
+        return diffs
+    if same(expected, observed):
+        return []
+    if isinstance(expected, list) and isinstance(observed, list):
+        return [Diff(path or "(state)", _sorted_for_show(expected), _sorted_for_show(observed))]
+    return [Diff(path or "(state)", expected, observed)]
+
+
+def state_changes(before: Any, after: Any) -> list[Diff]:
+    """Every field where two OBSERVED states differ (both ways: nothing may appear or
+    vanish); `expected` is the value before."""
+    if canonical(before) == canonical(after):  # fast path: the common case
+        return []
+    return compare(before, after, subset=False)
+
+
+def legal_diffs(expected: Iterable[Any], observed: Any) -> list[Diff]:
+    """LEGAL compared as a set of canonical actions (`P-legal`): one `Diff` at `legal` per
+    action listed on one side only (`MISSING` on the other)."""
+    if not isinstance(observed, list):
+        return [Diff("legal", "(a list of actions)", observed)]
+    ours = {canonical(a): a for a in expected}
+    theirs = {canonical(a): a for a in observed}
+    out = [Diff("legal", a, MISSING) for k, a in sorted(ours.items()) if k not in theirs]
+    out += [Diff("legal", MISSING, a) for k, a in sorted(theirs.items()) if k not in ours]
+    return out
+
+
+def matches(pattern: dict[str, Any], action: Any) -> bool:
+    """Whether an action has every field of `pattern` with the same JSON value."""
+    return isinstance(action, dict) and all(
+        k in action and canonical(v) == canonical(action[k]) for k, v in pattern.items())

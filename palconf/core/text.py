@@ -1,0 +1,34 @@
+"""Untrusted text (an engine's name, message or stderr; a results or case file) for a terminal.
+
+One rule for every command: a character that is not printable (control characters such as
+ESC, NUL, BEL and DEL, lone surrogates, format characters, separators other than the
+space) is shown as its escape (`\\x1b`, `\\ud800`), never sent as such. Newline and tab
+stay when `keep_newlines` is set (multi-line messages), else they are escaped too. `limit`
+bounds the length, cutting with "…".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_KEPT = "\n\t"
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def terminal_safe(text: Any, limit: int | None = None, *, keep_newlines: bool = False) -> str:
+    """`text` (any value: it is made a string) with every unprintable character escaped."""
+    s = text if isinstance(text, str) else str(text)
+    if not s.isprintable():
+        kept = _KEPT if keep_newlines else ""
+        s = "".join(ch if ch in kept or ch.isprintable() else _escape(ch) for ch in s)
+    if limit is not None and len(s) > limit:
+        s = s[: max(0, limit - 1)] + "…"
+    return s
