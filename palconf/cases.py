@@ -12,13 +12,14 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Literal
 
 import jsonschema
 import tomli
 
 from . import paths
-from .registry import BASE, Registry, load as load_registry
+from .core.outcomes import BASE, PROTOCOL, groups_of
+from .registry import Registry, load as load_registry
 from .schemacheck import Check, Compiler
 
 NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
@@ -52,11 +53,42 @@ class CaseLoadError(Exception):
         self.errors = errors
 
 
+#: The refusals a setup step may demand (`P-state`); every other code is an action's REASON.
+SETUP_ERRORS = ("invalid-state", "unsupported")
+
+
+@dataclass(frozen=True)
+class LegalExpectation:
+    """What `legal` must answer at one point (`P-legal`; docs/case-format.md)."""
+
+    exactly: tuple[dict[str, Any], ...] | None = None  # the whole list, as a set
+    includes: tuple[dict[str, Any], ...] = ()  # each listed, exactly so
+    excludes: tuple[dict[str, Any], ...] = ()  # patterns no listed action may match
+
+
 @dataclass(frozen=True)
 class Expectation:
-    after: int  # 0 = right after setup; n = after action n (1-based)
+    after: int  # 0 = right after setup; n = after step n (1-based)
     observed: dict[str, Any] | None = None
-    refused: bool | str | None = None  # True: any reason; a string: that reason
+    refused: bool | str | None = None  # True: any reason; a string: that reason (or error)
+    legal: LegalExpectation | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a case: an ACTION sent with `act`, or a STATE sent with `setup`."""
+
+    kind: Literal["act", "setup"]
+    body: Any
+
+    def request(self) -> dict[str, Any]:
+        if self.kind == "setup":
+            return {"cmd": "setup", "state": self.body}
+        return {"cmd": "act", "action": self.body}
+
+    def describe(self) -> str:
+        body = json.dumps(self.body, sort_keys=True)
+        return f"setup {body}" if self.kind == "setup" else body
 
 
 @dataclass(frozen=True)
@@ -68,12 +100,21 @@ class Case:
     rules: tuple[str, ...]
     interpretations: tuple[str, ...]
     setup: dict[str, Any]
-    actions: tuple[dict[str, Any], ...]
+    steps: tuple[Step, ...]
     expect: tuple[Expectation, ...]
-    keywords: tuple[str, ...]  # the keywords it tests (of its clauses), or ("base",)
+    keywords: tuple[str, ...]  # its groups: the keywords of its clauses, `protocol`, or `base`
     needs: frozenset[str]  # every keyword an engine must implement to run it
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)  # rules_version, clause_hashes
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """What each step sends: the ACTION, or the STATE of a setup step."""
+        return tuple(s.body for s in self.steps)
+
+    @property
+    def uses_legal(self) -> bool:
+        return any(e.legal is not None for e in self.expect)
 
     def expectation_after(self, n: int) -> Expectation | None:
         for e in self.expect:
@@ -188,28 +229,34 @@ def _state_ids(setup: dict[str, Any]) -> tuple[list[str], set[str]]:
     return ids, structures
 
 
-def needed_keywords(setup: dict[str, Any]) -> set[str]:
+def needed_keywords(setup: Any) -> set[str]:
     """The keywords a STATE uses: on its cards, and by its abilities' timing (docs/case-format.md)."""
     needs: set[str] = set()
 
-    def card(c: dict[str, Any]) -> None:
-        for kw in c.get("keywords", []):
-            kid = KEYWORD_OF_WORD.get(kw.split(" ")[0])
+    def card(c: Any) -> None:
+        if not isinstance(c, dict):
+            return
+        for kw in c.get("keywords", []) if isinstance(c.get("keywords"), list) else []:
+            kid = KEYWORD_OF_WORD.get(kw.split(" ")[0]) if isinstance(kw, str) else None
             if kid == "quick" and c.get("kind") != "event":
                 continue  # ignored on a Pal or structure
             if kid:
                 needs.add(kid)
-        for ab in c.get("abilities", []):
-            if ab.get("when") in WHEN_KEYWORD:
+        for ab in c.get("abilities", []) if isinstance(c.get("abilities"), list) else []:
+            if not isinstance(ab, dict):
+                continue
+            if isinstance(ab.get("when"), str) and ab["when"] in WHEN_KEYWORD:
                 needs.add(WHEN_KEYWORD[ab["when"]])
-            elif ab.get("quick"):
+            elif ab.get("quick") is True:
                 needs.add("quick")
-        for p in c.get("assigned", []):
+        for p in c.get("assigned", []) if isinstance(c.get("assigned"), list) else []:
             card(p)
 
-    for pdata in setup.get("players", {}).values():
+    players = setup.get("players") if isinstance(setup, dict) else None
+    for pdata in players.values() if isinstance(players, dict) else []:
         for zone in ("hand", "battle", "structures", "graveyard"):
-            for c in pdata.get(zone, []):
+            cards = pdata.get(zone) if isinstance(pdata, dict) else None
+            for c in cards if isinstance(cards, list) else []:
                 card(c)
     return needs
 
@@ -217,7 +264,7 @@ def needed_keywords(setup: dict[str, Any]) -> set[str]:
 def _refs(data: dict[str, Any]) -> Iterator[tuple[list[str | int], str]]:
     """(field path, card id) for every card id an action or expectation names."""
     for i, action in enumerate(data.get("actions", [])):
-        if "malformed" in action:
+        if "malformed" in action or "setup" in action:
             continue
         for key in ("card", "structure", "attacker", "blocker", "discard"):
             if key in action:
@@ -243,6 +290,15 @@ def _refs(data: dict[str, Any]) -> Iterator[tuple[list[str | int], str]]:
             for key in ("attacker", "target"):
                 if attack.get(key, "master") != "master":
                     yield ["expect", i, "observed", "attack", key], attack[key]
+        for part, entries in exp.get("legal", {}).items():
+            for j, entry in enumerate(entries):
+                for key in ("card", "structure", "attacker", "blocker", "discard"):
+                    if key in entry:
+                        yield ["expect", i, "legal", part, j, key], entry[key]
+                if entry.get("target", "master") != "master":
+                    yield ["expect", i, "legal", part, j, "target"], entry["target"]
+                for k, c in enumerate(entry.get("choose", [])):
+                    yield ["expect", i, "legal", part, j, "choose", k], c
 
 
 def _semantic_errors(data: dict[str, Any], file: str, stem: str, text: str,
@@ -261,8 +317,8 @@ def _semantic_errors(data: dict[str, Any], file: str, stem: str, text: str,
         elif not clause.testable:
             err(["clauses", i], f"clause {cid!r} is informative, not testable")
     for i, rid in enumerate(data.get("rules", [])):
-        if rid not in registry.base:
-            err(["rules", i], f"unknown base rule {rid!r}")
+        if rid not in registry.base and rid not in registry.protocol:
+            err(["rules", i], f"unknown base or protocol rule {rid!r}")
     for i, iid in enumerate(data.get("interpretations", [])):
         if iid not in registry.interpretations:
             err(["interpretations", i], f"unknown interpretation {iid!r}")
@@ -274,6 +330,23 @@ def _semantic_errors(data: dict[str, Any], file: str, stem: str, text: str,
         seen.add(cid)
     n_actions = len(data["actions"])
     refused_actions = {e.get("after", n_actions) - 1 for e in data["expect"] if "refused" in e}
+    setup_steps = {i for i, a in enumerate(data["actions"]) if "setup" in a}
+    for i in sorted(setup_steps - refused_actions):  # an accepted setup step: its ids count
+        with_ids = data["actions"][i]["setup"]
+        try:
+            seen |= set(_state_ids(with_ids)[0])
+        except (AttributeError, KeyError, TypeError):
+            err(["actions", i, "setup"], "a setup step that the case expects to be accepted "
+                                          "must be a valid STATE")
+    for i, exp in enumerate(data["expect"]):
+        after = exp.get("after", n_actions)
+        refused = exp.get("refused")
+        if after - 1 in setup_steps and refused is not None and refused not in SETUP_ERRORS:
+            err(["expect", i, "refused"], f"step {after} is a setup step: `refused` must be one "
+                                          f"of {', '.join(SETUP_ERRORS)}, not {refused!r}")
+        elif after - 1 not in setup_steps and refused in SETUP_ERRORS:
+            err(["expect", i, "refused"], f"{refused!r} is a refusal of `setup`; step {after} "
+                                          "is an action")
     for path, cid in _refs(data):
         # an unknown id is deliberate in an action the case expects to be refused
         deliberate = path[0] == "actions" and path[1] in refused_actions
@@ -304,13 +377,30 @@ def _denull(value: Any) -> Any:
     return value
 
 
-def _keywords_tested(clauses: Iterable[str], registry: Registry) -> tuple[str, ...]:
+def _groups(clauses: Iterable[str], rules: Iterable[str], registry: Registry) -> tuple[str, ...]:
+    """The keywords of the clauses a case cites, `protocol` if it cites a P- rule, else
+    `base` (palconf.core.outcomes.groups_of)."""
     out: list[str] = []
     for cid in clauses:
         kw = registry.clauses[cid].keyword
         if kw not in out:
             out.append(kw)
-    return tuple(out) or (BASE,)
+    return groups_of(out, rules)
+
+
+def _legal(data: dict[str, Any] | None) -> LegalExpectation | None:
+    if data is None:
+        return None
+    exactly = data.get("exactly")
+    return LegalExpectation(exactly=None if exactly is None else tuple(exactly),
+                            includes=tuple(data.get("includes", ())),
+                            excludes=tuple(data.get("excludes", ())))
+
+
+def _step(entry: dict[str, Any]) -> Step:
+    if "setup" in entry:
+        return Step("setup", entry["setup"])
+    return Step("act", entry["malformed"] if "malformed" in entry else entry)
 
 
 def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
@@ -318,17 +408,19 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
     expect = tuple(
         Expectation(after=e.get("after", n_actions),
                     observed=_denull(e["observed"]) if "observed" in e else None,
-                    refused=e.get("refused"))
+                    refused=e.get("refused"), legal=_legal(e.get("legal")))
         for e in data["expect"])
-    keywords = _keywords_tested(data.get("clauses", []), registry)
-    needs = needed_keywords(data["setup"]) | {k for k in keywords if k != BASE}
+    keywords = _groups(data.get("clauses", []), data.get("rules", []), registry)
+    steps = tuple(_step(a) for a in data["actions"])
+    needs = needed_keywords(data["setup"]) | {k for k in keywords if k not in (BASE, PROTOCOL)}
+    for step in steps:
+        if step.kind == "setup":
+            needs |= needed_keywords(step.body)
     return Case(
         id=data["id"], title=data["title"], path=rel,
         clauses=tuple(data.get("clauses", [])), rules=tuple(data.get("rules", [])),
         interpretations=tuple(data.get("interpretations", [])),
-        setup=data["setup"],
-        actions=tuple(a["malformed"] if "malformed" in a else a for a in data["actions"]),
-        expect=expect, keywords=keywords, needs=frozenset(needs), notes=data.get("notes", ""),
+        setup=data["setup"], steps=steps, expect=expect, keywords=keywords, needs=frozenset(needs), notes=data.get("notes", ""),
         extra={k: data[k] for k in ("rules_version", "clause_hashes") if k in data},
     )
 

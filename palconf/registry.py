@@ -11,8 +11,9 @@ import tomli
 
 from . import paths
 
-#: Cases that cite no clause of section 12 are counted under this name.
-BASE = "base"
+from .core.outcomes import BASE, PROTOCOL
+
+__all__ = ["BASE", "PROTOCOL", "Clause", "Registry", "load"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class Registry:
     keywords: dict[str, str]  # id → name, in the order of the rules text
     clauses: dict[str, Clause]
     base: dict[str, str]  # B-n → text
+    protocol: dict[str, str]  # P-state, P-reasons, P-observed, P-legal → the protocol's text
     interpretations: dict[str, dict[str, object]]
     versions: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -37,8 +39,18 @@ class Registry:
     def testable(self) -> list[Clause]:
         return [c for c in self.clauses.values() if c.testable]
 
+    @property
+    def groups(self) -> list[str]:
+        """Every group a case may be counted under: the keywords, `protocol`, `base`."""
+        return [*self.keywords, PROTOCOL, BASE]
+
     def keyword_name(self, kid: str) -> str:
-        return self.keywords.get(kid, "Base rules" if kid == BASE else kid)
+        names = {BASE: "Base rules", PROTOCOL: "Protocol v1"}
+        return self.keywords.get(kid, names.get(kid, kid))
+
+    def rule_text(self, rid: str) -> str:
+        """The text of a base rule (B-n) or a protocol rule (P-…); "" if unknown."""
+        return self.base.get(rid) or self.protocol.get(rid, "")
 
     def rules_text(self, version: str | None = None, root: Path | None = None) -> str:
         v = self.versions[version or self.current]
@@ -63,6 +75,7 @@ def load(path: Path | None = None) -> Registry:
         keywords={k: v["name"] for k, v in data["keywords"].items()},
         clauses=clauses,
         base={k: v["text"] for k, v in data["base"].items()},
+        protocol={k: v["text"] for k, v in data.get("protocol", {}).items()},
         interpretations=dict(data["interpretations"]),
         versions=dict(data["versions"]),
     )

@@ -1,73 +1,31 @@
 """Running cases against an engine and deciding each case's outcome (docs/INTERPRETING.md).
 
-Outcomes: `pass`, `fail` (the engine answered, wrongly), `error` (the engine broke or left
-the protocol), `timeout`, `skip` (a keyword it lacks, or `unsupported`), and, against an
-expectations file, `xfail` / `xpass`.
+Outcomes (`palconf.core.Outcome`): `pass`, `fail` (the engine answered, wrongly), `error`
+(the engine broke or left the protocol), `timeout`, `skip` (a keyword or command it lacks,
+or `unsupported`), and, against an expectations file, `xfail` / `xpass`.
+
+A case runs as: `setup` with the case's STATE, `observe`; then for each step its request
+(`act` with an ACTION, or `setup` with a STATE) and `observe`; and `legal` wherever an
+expectation has a `legal` part and the engine offers the command.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
-from .cases import Case
-from .engines import Engine, EngineFault, ProtocolViolation
+from .cases import SETUP_ERRORS, Case, Expectation, LegalExpectation, Step
+from .core import (
+    MISSING, Diff, Engine, EngineFault, Outcome, ProtocolViolation, Result, Unsupported,
+    check_reply, compare, legal_diffs, observe, setup, state_changes,
+)
+from .core import legal as ask_legal
+from .core.compare import canonical, matches, show
 
-OUTCOMES = ("pass", "fail", "error", "timeout", "skip", "xfail", "xpass")
-OBSERVED_KEYS = ("active", "turn", "night", "winner", "step", "priority", "attack", "players",
-                 "cards")
+__all__ = ["DEFAULT_MAX_RESTARTS", "CaseFailed", "RunStopped", "run_case", "run_cases"]
 
-
-@dataclass
-class Diff:
-    path: str
-    expected: Any
-    observed: Any
-
-    def __str__(self) -> str:
-        return f"{self.path}: expected {_show(self.expected)}, observed {_show(self.observed)}"
-
-
-MISSING = "<missing>"
-
-
-def _show(value: Any) -> str:
-    if value is MISSING:
-        return "(missing)"
-    return json.dumps(value, sort_keys=True)
-
-
-@dataclass
-class Result:
-    id: str
-    keywords: list[str]
-    clauses: list[str]
-    outcome: str
-    message: str = ""
-    duration_ms: float = 0.0
-    interpretations: list[str] = field(default_factory=list)
-    rules: list[str] = field(default_factory=list)
-    title: str = ""
-    step: int | None = None  # the action (1-based; 0 = setup) where the case went wrong
-    diffs: list[dict[str, Any]] = field(default_factory=list)
-    stderr: str = ""
-    engine: str = ""
-    # set by an expectations file (palconf.expectations):
-    actual: str = ""  # the engine's own outcome when it was turned into xfail / xpass
-    expected: list[str] = field(default_factory=list)  # the outcomes listed for the case
-    note: str = ""  # the listing's note and link
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in ("", None, []) or k in
-                ("id", "keywords", "clauses", "outcome", "message", "duration_ms")}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Result":
-        """A result read back from a results file (unknown fields are ignored)."""
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+DEFAULT_MAX_RESTARTS = 5
 
 
 class CaseFailed(Exception):
@@ -78,154 +36,143 @@ class CaseFailed(Exception):
         self.diffs = diffs or []
 
 
-class CaseSkipped(Exception):
-    pass
+class _Play:
+    """One case being played on one engine: the steps, each expectation checked in turn."""
 
+    def __init__(self, engine: Engine, case: Case) -> None:
+        self.engine = engine
+        self.case = case
+        self.offers_legal = engine.info.offers_legal
+        self.legal_unchecked = 0  # legal expectations left out: the engine has no `legal`
 
-# ---------------------------------------------------------------- comparing OBSERVED
-
-def _same(expected: Any, observed: Any) -> bool:
-    if isinstance(expected, bool) or isinstance(observed, bool):
-        return type(expected) is type(observed) and expected == observed
-    return bool(expected == observed)
-
-
-def match(expected: Any, observed: Any, path: str = "") -> list[Diff]:
-    """The fields where `observed` does not satisfy `expected`: tables key by key (keys not
-    written are not checked), lists as sets (zone lists), everything else equal."""
-    if isinstance(expected, dict):
-        if not isinstance(observed, dict):
-            return [Diff(path or "(state)", expected, observed)]
-        diffs: list[Diff] = []
-        for key, value in expected.items():
-            sub = f"{path}.{key}" if path else key
-            if key not in observed:
-                diffs.append(Diff(sub, value, MISSING))
-            else:
-                diffs += match(value, observed[key], sub)
-        return diffs
-    if isinstance(expected, list):
-        if not isinstance(observed, list) or sorted(map(str, expected)) != sorted(map(str, observed)):
-            return [Diff(path, sorted(map(str, expected)),
-                         sorted(map(str, observed)) if isinstance(observed, list) else observed)]
-        return []
-    return [] if _same(expected, observed) else [Diff(path, expected, observed)]
-
-
-def state_changes(before: dict[str, Any], after: dict[str, Any]) -> list[Diff]:
-    """Every field where two OBSERVED states differ (both ways: nothing may appear or vanish)."""
-    diffs = match(before, after)
-    for d in match(after, before):
-        if d.expected is not MISSING and d.observed is MISSING:
-            diffs.append(Diff(d.path, MISSING, d.expected))
-    return diffs
-
-
-# ---------------------------------------------------------------- talking to the engine
-
-def check_reply(reply: Any, cmd: str) -> dict[str, Any]:
-    if not isinstance(reply, dict):
-        raise ProtocolViolation(f"the reply to `{cmd}` is not a JSON object")
-    if not isinstance(reply.get("ok"), bool):
-        raise ProtocolViolation(f"the reply to `{cmd}` has no boolean `ok`")
-    if not reply["ok"]:
-        if not isinstance(reply.get("error"), str):
-            raise ProtocolViolation(f"the refusal of `{cmd}` has no string `error`")
-        if reply["error"] == "unsupported":
-            raise CaseSkipped(f"engine: unsupported: {reply.get('message', '')}")
-    return reply
-
-
-def observe(engine: Engine, step: int) -> dict[str, Any]:
-    reply = check_reply(engine.request({"cmd": "observe"}), "observe")
-    if not reply["ok"]:
-        raise ProtocolViolation(f"`observe` failed at step {step}: {reply.get('error')}: "
-                                f"{reply.get('message', '')}")
-    state = reply.get("state")
-    if not isinstance(state, dict) or any(k not in state for k in OBSERVED_KEYS):
-        missing = [k for k in OBSERVED_KEYS if not isinstance(state, dict) or k not in state]
-        raise ProtocolViolation(f"`observe` reply at step {step} lacks {', '.join(missing)}")
-    return state
-
-
-def _describe(action: Any) -> str:
-    return json.dumps(action, sort_keys=True)
-
-
-def play_case(engine: Engine, case: Case) -> None:
-    """Drive one case; return if it passes, raise CaseFailed / CaseSkipped / EngineFault."""
-    reply = check_reply(engine.request({"cmd": "setup", "state": case.setup}), "setup")
-    if not reply["ok"]:
-        raise ProtocolViolation(f"the engine refused the case's setup: {reply['error']}: "
-                                f"{reply.get('message', '')}")
-    state = observe(engine, 0)
-    check_expectation(case, 0, state, None, None)
-    for n, action in enumerate(case.actions, start=1):
-        reply = check_reply(engine.request({"cmd": "act", "action": action}), "act")
-        before, state = state, observe(engine, n)
-        refusal = None
+    def run(self) -> None:
+        reply = setup(self.engine, self.case.setup)
         if not reply["ok"]:
-            if reply["error"] != "illegal":
-                raise ProtocolViolation(f"`act` at step {n} answered error {reply['error']!r}: "
-                                        f"{reply.get('message', '')}")
-            refusal = reply
-        check_expectation(case, n, state, before, refusal)
+            raise ProtocolViolation(f"the engine refused the case's setup: {reply['error']}: "
+                                    f"{reply.get('message', '')}")
+        state = observe(self.engine, 0)
+        self.check(0, state, None, None)
+        for n, step in enumerate(self.case.steps, start=1):
+            refusal = self.send(n, step)
+            before, state = state, observe(self.engine, n)
+            self.check(n, state, before, refusal)
 
+    def send(self, n: int, step: Step) -> dict[str, Any] | None:
+        """The step's request; None when accepted, else the refusal reply."""
+        exp = self.case.expectation_after(n)
+        demanded = exp.refused if exp is not None else None
+        reply = check_reply(self.engine.request(step.request()), step.request()["cmd"],
+                            unsupported_skips=not (step.kind == "setup"
+                                                   and demanded in SETUP_ERRORS))
+        if reply["ok"]:
+            return None
+        if step.kind == "act" and reply["error"] != "illegal":
+            raise ProtocolViolation(f"`act` at step {n} answered error {reply['error']!r}: "
+                                    f"{reply.get('message', '')}")
+        return reply
 
-def check_expectation(case: Case, n: int, state: dict[str, Any], before: dict[str, Any] | None,
-                      refusal: dict[str, Any] | None) -> None:
-    exp = case.expectation_after(n)
-    if exp is not None and exp.refused is not None:
-        if refusal is None:
-            want = f" ({exp.refused})" if isinstance(exp.refused, str) else ""
-            raise CaseFailed(n, f"action {n} was accepted; it must be refused{want}: "
-                                f"{_describe(case.actions[n - 1])}")
-        if isinstance(exp.refused, str) and refusal.get("reason") != exp.refused:
-            raise CaseFailed(n, f"action {n} was refused with reason "
-                                f"{refusal.get('reason')!r}, expected {exp.refused!r}",
-                             [Diff("reason", exp.refused, refusal.get("reason"))])
-        assert before is not None
-        changes = state_changes(before, state)
-        if changes:
-            raise CaseFailed(n, f"action {n} was refused but changed the state", changes)
-    elif refusal is not None:
-        raise CaseFailed(n, f"action {n} was refused ({refusal.get('reason')}: "
-                            f"{refusal.get('message', '')}); it must be accepted: "
-                            f"{_describe(case.actions[n - 1])}")
-    if exp is not None and exp.observed is not None:
-        diffs = match(exp.observed, state)
+    def check(self, n: int, state: dict[str, Any], before: dict[str, Any] | None,
+              refusal: dict[str, Any] | None) -> None:
+        exp = self.case.expectation_after(n)
+        if n:
+            self.check_verdict(n, exp, state, before, refusal)
+        if exp is not None and exp.observed is not None:
+            diffs = compare(exp.observed, state, subset=True)
+            if diffs:
+                raise CaseFailed(n, f"{_where(n)}: {len(diffs)} field(s) differ", diffs)
+        if exp is not None and exp.legal is not None:
+            self.check_legal(n, exp.legal)
+
+    def check_verdict(self, n: int, exp: Expectation | None, state: dict[str, Any],
+                      before: dict[str, Any] | None, refusal: dict[str, Any] | None) -> None:
+        step = self.case.steps[n - 1]
+        code_field = "error" if step.kind == "setup" else "reason"
+        label = f"setup step {n}" if step.kind == "setup" else f"action {n}"
+        if exp is not None and exp.refused is not None:
+            if refusal is None:
+                want = f" ({exp.refused})" if isinstance(exp.refused, str) else ""
+                raise CaseFailed(n, f"{label} was accepted; it must be refused{want}: "
+                                    f"{step.describe()}")
+            if isinstance(exp.refused, str) and refusal.get(code_field) != exp.refused:
+                raise CaseFailed(n, f"{label} was refused with {code_field} "
+                                    f"{refusal.get(code_field)!r}, expected {exp.refused!r}",
+                                 [Diff(code_field, exp.refused,
+                                       refusal.get(code_field, MISSING))])
+            assert before is not None
+            changes = state_changes(before, state)
+            if changes:
+                raise CaseFailed(n, f"{label} was refused but changed the state", changes)
+        elif refusal is not None:
+            raise CaseFailed(n, f"{label} was refused ({refusal.get(code_field)}: "
+                                f"{refusal.get('message', '')}); it must be accepted: "
+                                f"{step.describe()}")
+
+    def check_legal(self, n: int, exp: LegalExpectation) -> None:
+        if not self.offers_legal:
+            self.legal_unchecked += 1
+            return
+        listed = ask_legal(self.engine, n)
+        diffs: list[Diff] = []
+        if exp.exactly is not None:
+            diffs += legal_diffs(exp.exactly, listed)
+        present = {canonical(a) for a in listed}
+        diffs += [Diff("legal", a, MISSING) for a in exp.includes if canonical(a) not in present]
+        diffs += [Diff("legal (excluded)", pattern, a) for pattern in exp.excludes
+                  for a in listed if matches(pattern, a)]
         if diffs:
-            where = f"after action {n}" if n else "after setup"
-            raise CaseFailed(n, f"{where}: {len(diffs)} field(s) differ", diffs)
+            raise CaseFailed(n, f"{_where(n)}: `legal` differs in {len(diffs)} action(s)",
+                             _dedupe(diffs))
+
+
+def _where(n: int) -> str:
+    return f"after action {n}" if n else "after setup"
+
+
+def _dedupe(diffs: list[Diff]) -> list[Diff]:
+    seen: set[str] = set()
+    out = []
+    for d in diffs:
+        key = canonical([d.path, show(d.expected), show(d.observed)])
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def play_case(engine: Engine, case: Case) -> int:
+    """Drive one case; return (how many legal expectations went unchecked) if it passes,
+    raise CaseFailed / Unsupported / EngineFault otherwise."""
+    play = _Play(engine, case)
+    play.run()
+    return play.legal_unchecked
 
 
 def run_case(engine: Engine, case: Case) -> Result:
-    result = Result(id=case.id, keywords=list(case.keywords), clauses=list(case.clauses),
-                    outcome="pass", interpretations=list(case.interpretations),
-                    rules=list(case.rules), title=case.title,
-                    engine=getattr(getattr(engine, "info", None), "name", ""))
+    base: dict[str, Any] = dict(
+        id=case.id, keywords=case.keywords, clauses=case.clauses, path=case.path,
+        interpretations=case.interpretations, rules=case.rules, title=case.title,
+        engine=engine.info.name)
     missing = sorted(case.needs - engine.info.keywords)
     if missing:
-        result.outcome = "skip"
-        result.message = f"engine does not implement: {', '.join(missing)}"
-        return result
+        return Result(outcome=Outcome.SKIP,
+                      message=f"engine does not implement: {', '.join(missing)}", **base)
     start = time.perf_counter()
+    outcome, message, step, diffs, stderr = Outcome.PASS, "", None, (), ""
     try:
-        play_case(engine, case)
+        unchecked = play_case(engine, case)
+        if unchecked:
+            outcome = Outcome.SKIP
+            message = (f"the engine does not offer `legal`: {unchecked} legal expectation(s) "
+                       "not checked (every other expectation held)")
     except CaseFailed as f:
-        result.outcome, result.message, result.step = "fail", f.message, f.step
-        result.diffs = [{"path": d.path, "expected": None if d.expected is MISSING else d.expected,
-                         "observed": None if d.observed is MISSING else d.observed}
-                        for d in f.diffs]
-    except CaseSkipped as s:
-        result.outcome, result.message = "skip", str(s)
+        outcome, message, step, diffs = Outcome.FAIL, f.message, f.step, tuple(f.diffs)
+    except Unsupported as s:
+        outcome, message = Outcome.SKIP, str(s)
     except EngineFault as e:
-        result.outcome, result.message = e.outcome, e.message
-        result.stderr = e.stderr
-    result.duration_ms = round((time.perf_counter() - start) * 1000, 3)
-    if not result.stderr:
-        result.stderr = engine.take_stderr()
-    return result
+        outcome, message, stderr = Outcome(e.outcome), e.message, e.stderr
+    duration = round((time.perf_counter() - start) * 1000, 3)
+    return Result(outcome=outcome, message=message, step=step, diffs=diffs,
+                  duration_ms=duration, stderr=stderr or engine.take_stderr(), **base)
 
 
 class RunStopped(Exception):
@@ -233,19 +180,15 @@ class RunStopped(Exception):
     stand; the cases not run are left for `--resume`."""
 
 
-DEFAULT_MAX_RESTARTS = 5
-
-
 def run_cases(engine: Engine, cases: Iterable[Case],
-              on_result: Callable[[Result], None] | None = None,
               max_restarts: int = DEFAULT_MAX_RESTARTS) -> Iterator[Result]:
     """Run each case, yielding its result as soon as it is known.
 
-    Restart policy: after a timeout, or an error that left the engine unusable (an engine
-    with a `broken` flag says so: palconf.adapter.ProcessEngine), the engine is restarted
-    before the next case it must run (not for cases skipped by keyword). A restart that
-    fails is tried again. When `max_restarts` restarts in a row have not brought a case to
-    an end without a fault, `RunStopped` is raised instead of restarting once more."""
+    Restart policy: after a timeout, or an error that left the engine unusable (its
+    `broken` flag says so), the engine is restarted before the next case it must run (not
+    for cases skipped by keyword). A restart that fails is tried again. When
+    `max_restarts` restarts in a row have not brought a case to an end without a fault,
+    `RunStopped` is raised instead of restarting once more."""
     in_a_row = 0
     needs_restart = False
     last_fault = ""
@@ -265,12 +208,24 @@ def run_cases(engine: Engine, cases: Iterable[Case],
                     last_fault = f"restarting: {e.message}"
             needs_restart = False
         result = run_case(engine, case)
-        if result.outcome in ("error", "timeout") and getattr(
-                engine, "broken", result.outcome == "timeout"):
+        if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT) and (
+                engine.broken or result.outcome == Outcome.TIMEOUT):
             needs_restart = True
             last_fault = f"{case.id}: {result.outcome}: {result.message}"
-        elif result.outcome != "skip":
+        elif result.outcome != Outcome.SKIP:
             in_a_row = 0
-        if on_result:
-            on_result(result)
         yield result
+
+
+# ---------------------------------------------------------------- TEMPORARY compatibility
+# (removed once every caller imports from palconf.core)
+from .core import MISSING as MISSING  # noqa: E402
+from .core import check_reply as check_reply  # noqa: E402
+from .core import observe as observe  # noqa: E402
+from .core.outcomes import OUTCOMES as OUTCOMES  # noqa: E402
+
+CaseSkipped = Unsupported
+
+
+def match(expected: Any, observed: Any, path: str = "") -> list[Diff]:
+    return compare(expected, observed, subset=True, path=path)

@@ -47,8 +47,8 @@ FAILED = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XFAIL}
 def groups_of(keywords: Iterable[str], rules: Iterable[str]) -> tuple[str, ...]:
     """The groups a case is counted under: each keyword it tests, `protocol` when it cites
     a `P-` rule, and `base` when neither."""
-    out = list(keywords)
-    if any(r.startswith(PROTOCOL_PREFIX) for r in rules):
+    out = [k for k in dict.fromkeys(keywords) if k != BASE]
+    if PROTOCOL not in out and any(r.startswith(PROTOCOL_PREFIX) for r in rules):
         out.append(PROTOCOL)
     return tuple(out) or (BASE,)
 
@@ -71,7 +71,7 @@ def _text(obj: dict[str, Any], name: str) -> str:
     return value
 
 
-@dataclass(frozen=True)
+@dataclass
 class Result:
     """The outcome of one case on one engine, with what a reader needs to follow it up."""
 
