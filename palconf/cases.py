@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Literal
+from typing import Any, Literal
 
 import jsonschema
 import tomli
 
 from . import paths
 from .core.outcomes import BASE, PROTOCOL, groups_of
-from .registry import Registry, load as load_registry
+from .registry import Registry
+from .registry import load as load_registry
 from .schemacheck import Check, Compiler
 
 NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
@@ -455,8 +457,15 @@ def load_case(path: Path, root: Path | None = None,
 
 def case_files(root: Path) -> list[Path]:
     """Case files are in the folders under `root`; files at its top (the interaction matrix,
-    `cases/interactions.toml`) are not cases."""
+    `cases/interactions.toml`) are not cases. A `root` that is itself one case folder (no
+    subfolders, such as `cases/protocol`) holds its cases at its top."""
+    if _is_case_folder(root):
+        return sorted(p for p in root.glob("*.toml") if p.is_file())
     return sorted(p for p in root.rglob("*.toml") if p.is_file() and p.parent != root)
+
+
+def _is_case_folder(root: Path) -> bool:
+    return root.is_dir() and not any(p.is_dir() for p in root.iterdir())
 
 
 def load_cases(root: Path | None = None, registry: Registry | None = None,
@@ -470,8 +479,11 @@ def load_cases(root: Path | None = None, registry: Registry | None = None,
     cases: list[Case] = []
     errors: list[CaseError] = []
     by_id: dict[str, str] = {}
+    # paths are shown relative to the cases folder: `protocol/x.toml`, also when `root` is
+    # one case folder
+    shown_from = root.parent if files is None and _is_case_folder(root) else root
     for path in (sorted(files) if files is not None else case_files(root)):
-        case, errs = load_case(path, root, registry)
+        case, errs = load_case(path, shown_from, registry)
         errors += errs
         if case is None:
             continue

@@ -12,8 +12,9 @@ from pathlib import Path
 from oracle import Rules, StateError
 
 from .cases import Case, locate
+from .core.outcomes import BASE, PROTOCOL
 from .engines import OracleEngine
-from .registry import BASE, Registry
+from .registry import Registry
 from .runner import run_case
 
 SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json"
@@ -35,10 +36,42 @@ class Problem:
 
 
 def expected_folder(case: Case, registry: Registry) -> str:
+    """cases/protocol/ for a case citing a P- rule; else the one keyword's folder,
+    cases/interactions/ for several, cases/base/ for none."""
+    if PROTOCOL in case.keywords:
+        return PROTOCOL
     kws = [k for k in case.keywords if k != BASE]
     if not kws:
-        return "base"
+        return BASE
     return kws[0] if len(kws) == 1 else INTERACTIONS
+
+
+REASONS_RULE = "P-reasons"
+
+
+def several_reasons(case: Case) -> list[tuple[int, str, list[str]]]:
+    """The actions of a case that demand a reason where the oracle finds several rules of
+    the REASON table broken: (step, demanded reason, every reason code in table order)."""
+    try:
+        game = Rules.from_state(case.setup)
+    except StateError:
+        return []
+    out = []
+    for n, step in enumerate(case.steps, start=1):
+        exp = case.expectation_after(n)
+        if step.kind == "setup":
+            if exp is None or exp.refused is None:
+                try:
+                    game = Rules.from_state(step.body)
+                except StateError:
+                    return out
+            continue
+        if exp is not None and isinstance(exp.refused, str):
+            codes = list(dict.fromkeys(r.reason for r in game.reasons(step.body)))
+            if len(codes) > 1:
+                out.append((n, exp.refused, codes))
+        game.apply(step.body)
+    return out
 
 
 def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Problem]:
@@ -49,6 +82,8 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
     engine.start()
     for case in cases:
         path = root / case.path
+        if not path.exists():  # `root` is one case folder (cases/protocol): paths start above
+            path = root.parent / case.path
         text = path.read_text(encoding="utf-8") if path.exists() else ""
 
         def problem(message: str, field: list[str | int] | None = None) -> None:
@@ -61,16 +96,17 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
         if folder != want:
             problem(f"belongs in cases/{want}/ (it tests {', '.join(case.keywords)}), "
                     f"not cases/{folder}/", ["clauses"])
-        prefix = {"base": "base-", INTERACTIONS: "ix-"}.get(want, want + "-")
+        prefix = {BASE: "base-", INTERACTIONS: "ix-"}.get(want, want + "-")
         if not case.id.startswith(prefix):
             problem(f"the id of a case in cases/{want}/ starts with `{prefix}`", ["id"])
         key = case.title.strip().lower()
         if key in titles:
             problem(f"title also used by {titles[key]}", ["title"])
         titles.setdefault(key, case.id)
-        if VAGUE.search(case.title):
-            problem(f"title is not a plain statement of fact: {VAGUE.search(case.title).group(0)!r}",  # type: ignore[union-attr]
-                    ["title"])
+        vague = VAGUE.search(case.title)
+        if vague:
+            problem(f"title is not a plain statement of fact: "
+                    f"{vague.group(0)!r}", ["title"])
         if len(case.title.split()) < MIN_TITLE_WORDS:
             problem(f"title is too short to say what happens ({len(case.title.split())} words)",
                     ["title"])
@@ -83,10 +119,17 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
         except StateError as e:
             problem(f"setup is not a legal STATE ({e.code}): {e.message}", ["setup"])
             continue
+        for n, demanded, codes in several_reasons(case):
+            if REASONS_RULE not in case.rules:
+                problem(f"action {n} demands {demanded!r} where several rules are broken "
+                        f"({', '.join(codes)}): demand none (`refused = true`), or test the "
+                        f"order and cite {REASONS_RULE}", ["expect"])
+            elif demanded != codes[0]:
+                problem(f"action {n} demands {demanded!r}, but the order of the REASON table "
+                        f"gives {codes[0]!r} (broken: {', '.join(codes)})", ["expect"])
         result = run_case(engine, case)
         if result.outcome != "pass":
-            detail = "; ".join(f"{d['path']}: expected {d['expected']!r}, observed "
-                               f"{d['observed']!r}" for d in result.diffs[:3])
+            detail = "; ".join(str(d) for d in result.diffs[:3])
             problem(f"does not pass on the oracle: {result.message}"
                     + (f" ({detail})" if detail else ""))
     return problems

@@ -10,7 +10,6 @@ from pathlib import Path
 import tomli
 
 from . import paths
-
 from .core.outcomes import BASE, PROTOCOL
 
 __all__ = ["BASE", "PROTOCOL", "Clause", "Registry", "load"]
@@ -32,6 +31,7 @@ class Registry:
     clauses: dict[str, Clause]
     base: dict[str, str]  # B-n → text
     protocol: dict[str, str]  # P-state, P-reasons, P-observed, P-legal → the protocol's text
+    protocol_min: dict[str, int]  # P-… → how many cases `palconf coverage` asks for
     interpretations: dict[str, dict[str, object]]
     versions: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -76,6 +76,7 @@ def load(path: Path | None = None) -> Registry:
         clauses=clauses,
         base={k: v["text"] for k, v in data["base"].items()},
         protocol={k: v["text"] for k, v in data.get("protocol", {}).items()},
+        protocol_min={k: int(v.get("min_cases", 1)) for k, v in data.get("protocol", {}).items()},
         interpretations=dict(data["interpretations"]),
         versions=dict(data["versions"]),
     )

@@ -10,7 +10,8 @@ import tomli
 
 from .. import paths
 from ..lint import interaction_pairs, pair_cases, pair_key
-from . import add_case_options, registry_or_exit, select_cases
+from ..registry import load as load_registry
+from . import add_case_options, select_cases
 
 MIN_CASES = 6
 MATRIX = "interactions.toml"
@@ -29,9 +30,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                        description="For every testable clause, the cases that cite it; for "
                                    "every interpretation, the cases that depend on it; for every "
                                    "keyword pair, the cases that exercise it or why the two "
-                                   "cannot interact. Exit 1 if a testable clause has fewer than "
-                                   "--min cases, an interpretation has none, or an interacting "
-                                   "pair has none.")
+                                   "cannot interact; for every protocol rule (P-state, "
+                                   "P-reasons, P-observed, P-legal), the cases that cite it. "
+                                   "Exit 1 if a testable clause has fewer than --min cases, a "
+                                   "protocol rule fewer than its registry minimum, an "
+                                   "interpretation has none, or an interacting pair has none.")
     add_case_options(p)
     p.add_argument("--json", action="store_true",
                    help='print {"clauses": {id: [case ids]}, "pairs": {...}}')
@@ -42,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def main(args: argparse.Namespace) -> int:
-    registry = registry_or_exit()
+    registry = load_registry()
     cases = select_cases(args, registry)
     if cases is None:
         return 2
@@ -56,6 +59,12 @@ def main(args: argparse.Namespace) -> int:
         for iid in case.interpretations:
             rulings.setdefault(iid, []).append(case.id)
     untested = [iid for iid, ids in rulings.items() if not ids]
+    protocol: dict[str, list[str]] = {pid: [] for pid in registry.protocol}
+    for case in cases:
+        for rid in case.rules:
+            if rid in protocol:
+                protocol[rid].append(case.id)
+    thin_protocol = [pid for pid, ids in protocol.items() if len(ids) < registry.protocol_min[pid]]
     matrix = load_matrix(args)
     exercised = pair_cases(cases, registry)
     unknown = sorted(set(matrix) - {pair_key(a, b) for a, b in interaction_pairs(registry)})
@@ -68,8 +77,8 @@ def main(args: argparse.Namespace) -> int:
         if not ids and key not in matrix:
             missing.append(key)
     if args.json:
-        print(json.dumps({"clauses": clauses, "interpretations": rulings, "pairs": pairs},
-                         indent=2))
+        print(json.dumps({"clauses": clauses, "protocol": protocol, "interpretations": rulings,
+                          "pairs": pairs}, indent=2))
     else:
         width = max(map(len, clauses), default=10)
         for cid, ids in clauses.items():
@@ -77,6 +86,11 @@ def main(args: argparse.Namespace) -> int:
             print(f"{cid:<{width}} {len(ids):>4}{mark}")
         print(f"\n{len(clauses)} testable clauses, {len(cases)} cases; "
               f"{len(thin)} clause(s) with fewer than {args.min} case(s)")
+        print("\nprotocol v1 rules (docs/protocol.md) and the cases that cite them")
+        for pid, ids in protocol.items():
+            need = registry.protocol_min[pid]
+            mark = f"  <-- too few (needs {need})" if pid in thin_protocol else ""
+            print(f"{pid:<{width}} {len(ids):>4}{mark}")
         print("\ninterpretations (rulings) and the cases that depend on them")
         for iid, ids in rulings.items():
             print(f"{iid:<6} {len(ids):>4}  {', '.join(ids[:4])}{' …' if len(ids) > 4 else ''}"
@@ -90,7 +104,7 @@ def main(args: argparse.Namespace) -> int:
                 print(f"  no case and no reason: {key}")
     for key in unknown:
         print(f"  {MATRIX} names an unknown pair: {key}")
-    return 1 if thin or missing or unknown or untested else 0
+    return 1 if thin or thin_protocol or missing or unknown or untested else 0
 
 
 def print_matrix(registry: Any, pairs: dict[str, Any]) -> None:
