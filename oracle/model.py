@@ -8,8 +8,9 @@ so that an action can be tried on a copy and thrown away when it is refused (B-2
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 Player = Literal["A", "B"]
 PLAYERS: tuple[Player, Player] = ("A", "B")
@@ -247,7 +248,7 @@ def parse_ability(obj: Any, where: str) -> Ability:
                    cost=_int(obj, "cost", where, default=0))
 
 
-def parse_card(obj: Any, where: str) -> tuple[CardDef, str, list[Any]]:
+def parse_card(obj: Any, where: str) -> tuple[CardDef, Literal["stand", "rest"], list[Any]]:
     """A CARD object → its definition, its stand/rest state, and its raw `assigned` list."""
     if not isinstance(obj, dict):
         raise _invalid(f"{where}: a card must be an object")
@@ -260,15 +261,19 @@ def parse_card(obj: Any, where: str) -> tuple[CardDef, str, list[Any]]:
     unknown = set(obj) - _CARD_KEYS
     if unknown:
         raise _invalid(f"{where}: unknown field(s) {sorted(unknown)}")
+    if "kind" not in obj:
+        raise _invalid(f"{where}: `kind` is required")
     kind = obj.get("kind")
     if kind not in ("pal", "event", "structure"):
         raise _invalid(f"{where}: `kind` must be pal, event or structure, not {kind!r}")
     name = obj.get("name", "")
     if not isinstance(name, str):
         raise _invalid(f"{where}: `name` must be a string")
-    state = obj.get("state", "stand")
-    if state not in ("stand", "rest"):
-        raise _invalid(f"{where}: `state` must be stand or rest, not {state!r}")
+    raw_state = obj.get("state", "stand")
+    if raw_state == "stand" or raw_state == "rest":
+        state: Literal["stand", "rest"] = raw_state
+    else:
+        raise _invalid(f"{where}: `state` must be stand or rest, not {raw_state!r}")
     kws = obj.get("keywords", [])
     abilities = obj.get("abilities", [])
     if not isinstance(kws, list) or not isinstance(abilities, list):
@@ -285,15 +290,22 @@ def parse_card(obj: Any, where: str) -> tuple[CardDef, str, list[Any]]:
         raise _invalid(f"{where}: only a structure has `assigned`")
     if not isinstance(assigned, list):
         raise _invalid(f"{where}: `assigned` must be a list")
+    # P-state: `power`, `strike`, `cost` and `slots` must be integers >= 0 on any card that
+    # has them, even where the kind gives them no meaning (an event's `power`, a Pal's
+    # `slots`); `power` is required only for a Pal.
+    power = _int(obj, "power", where, default=None if kind == "pal" else 0)
+    strike = _int(obj, "strike", where, default=0)
+    slots = _int(obj, "slots", where, default=1)
     card = CardDef(
         id=cid, kind=kind, name=name,
-        power=_int(obj, "power", where) if kind == "pal" else 0,
-        strike=_int(obj, "strike", where, default=0) if kind == "pal" else 0,
+        power=power if kind == "pal" else 0,
+        strike=strike if kind == "pal" else 0,
         cost=_int(obj, "cost", where, default=0),
         keywords=tuple(parse_keyword(k, where) for k in kws),
-        abilities=tuple(parse_ability(a, f"{where}.abilities[{i}]") for i, a in enumerate(abilities)),
+        abilities=tuple(parse_ability(a, f"{where}.abilities[{i}]")
+                        for i, a in enumerate(abilities)),
         effect=effect,
-        slots=_int(obj, "slots", where, default=1) if kind == "structure" else 1,
+        slots=slots if kind == "structure" else 1,
     )
     return card, state, assigned
 
