@@ -16,6 +16,7 @@ def main() -> int:
     from palconf.cases import load_cases
     from palconf.engines import OracleEngine
     from palconf.runner import run_cases
+
     t1 = time.perf_counter()
     cases = load_cases()
     t2 = time.perf_counter()
@@ -23,9 +24,18 @@ def main() -> int:
     engine.start()
     outcomes = Counter(r.outcome for r in run_cases(engine, cases))
     t3 = time.perf_counter()
-    print(json.dumps({"import_s": t1 - t0, "load_s": t2 - t1, "run_s": t3 - t2,
-                      "cases": len(cases), "outcomes": dict(outcomes),
-                      "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+    print(
+        json.dumps(
+            {
+                "import_s": t1 - t0,
+                "load_s": t2 - t1,
+                "run_s": t3 - t2,
+                "cases": len(cases),
+                "outcomes": dict(outcomes),
+                "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            }
+        )
+    )
     return 0
 
 

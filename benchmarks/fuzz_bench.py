@@ -25,9 +25,11 @@ import gc
 import json
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hyp_seed
 
 from generators import Game, games
 from generators.differential import fuzz, run_game
@@ -48,8 +50,13 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
 def draw_games(n: int, seed: int, max_actions: int) -> list[Game]:
     out: list[Game] = []
 
-    @settings(max_examples=n, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=n,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @hyp_seed(seed)
     @given(games(min_actions=max_actions // 2, max_actions=max_actions))
     def collect(game: Game) -> None:
@@ -60,18 +67,29 @@ def draw_games(n: int, seed: int, max_actions: int) -> list[Game]:
 
 
 def fuzz_loop(engine: Engine, examples: int, seed: int, max_actions: int) -> dict[str, float]:
-    report, wall, cpu = timed(lambda: fuzz(engine, examples=examples, seed=seed,
-                                           max_actions=max_actions, shrink=False))
+    report, wall, cpu = timed(
+        lambda: fuzz(engine, examples=examples, seed=seed, max_actions=max_actions, shrink=False)
+    )
     assert report.difference is None, "the oracle differs from itself"
-    return {"actions": report.actions, "wall_s": wall, "cpu_s": cpu,
-            "per_s_wall": report.actions / wall, "per_s_cpu": report.actions / cpu}
+    return {
+        "actions": report.actions,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "per_s_wall": report.actions / wall,
+        "per_s_cpu": report.actions / cpu,
+    }
 
 
 def replay(engine: Engine, sample: list[Game]) -> dict[str, float]:
     actions = sum(len(g.steps) for g in sample)
     _, wall, cpu = timed(lambda: [run_game(engine, g) for g in sample])
-    return {"actions": actions, "wall_s": wall, "cpu_s": cpu, "per_s_wall": actions / wall,
-            "per_s_cpu": actions / cpu}
+    return {
+        "actions": actions,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "per_s_wall": actions / wall,
+        "per_s_cpu": actions / cpu,
+    }
 
 
 def oracle_parts(sample: list[Game]) -> dict[str, float]:
@@ -99,9 +117,12 @@ def _oracle_parts(sample: list[Game]) -> dict[str, float]:
 
     _, _, apply_cpu = timed(apply_all)
     out = {"apply_us": apply_cpu / n * 1e6}
-    for name, fn in (("observe_us", lambda r: r.observe()), ("legal_us", lambda r: r.legal()),
-                     ("copy_us", lambda r: r.state.copy())):
-        _, _, cpu = timed(lambda: [fn(r) for r in rules_at])
+    for name, fn in (
+        ("observe_us", lambda r: r.observe()),
+        ("legal_us", lambda r: r.legal()),
+        ("copy_us", lambda r: r.state.copy()),
+    ):
+        _, _, cpu = timed(lambda fn=fn: [fn(r) for r in rules_at])
         out[name] = cpu / len(rules_at) * 1e6
     candidates = sum(len(r.candidate_actions(r.state)) for r in rules_at)
     out["legal_candidates"] = candidates / len(rules_at)
@@ -117,17 +138,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = p.parse_args(argv)
 
-    figures: dict[str, Any] = {"examples": args.examples, "seed": args.seed,
-                               "max_actions": args.max_actions}
+    figures: dict[str, Any] = {
+        "examples": args.examples,
+        "seed": args.seed,
+        "max_actions": args.max_actions,
+    }
     in_process = OracleEngine()
     in_process.start()
-    figures["fuzz_in_process"] = fuzz_loop(in_process, args.examples, args.seed,
-                                           args.max_actions)
+    figures["fuzz_in_process"] = fuzz_loop(in_process, args.examples, args.seed, args.max_actions)
     adapter = ProcessEngine(SERVE)
     adapter.start()
     try:
-        figures["fuzz_adapter"] = fuzz_loop(adapter, args.examples, args.seed,
-                                            args.max_actions)
+        figures["fuzz_adapter"] = fuzz_loop(adapter, args.examples, args.seed, args.max_actions)
         sample = draw_games(args.examples, args.seed, args.max_actions)
         figures["replay_in_process"] = replay(in_process, sample)
         figures["replay_adapter"] = replay(adapter, sample)
@@ -135,23 +157,33 @@ def main(argv: list[str] | None = None) -> int:
         adapter.close()
     figures["oracle_per_action"] = oracle_parts(sample)
 
-    print(f"fuzz throughput, {args.examples} games (seed {args.seed}, "
-          f"{args.max_actions // 2} to {args.max_actions} actions), actions compared per second:")
-    for key, label in (("fuzz_in_process", "fuzz loop, in-process"),
-                       ("fuzz_adapter", "fuzz loop, through the adapter"),
-                       ("replay_in_process", "replay only, in-process"),
-                       ("replay_adapter", "replay only, through the adapter")):
+    print(
+        f"fuzz throughput, {args.examples} games (seed {args.seed}, "
+        f"{args.max_actions // 2} to {args.max_actions} actions), actions compared per second:"
+    )
+    for key, label in (
+        ("fuzz_in_process", "fuzz loop, in-process"),
+        ("fuzz_adapter", "fuzz loop, through the adapter"),
+        ("replay_in_process", "replay only, in-process"),
+        ("replay_adapter", "replay only, through the adapter"),
+    ):
         f = figures[key]
-        print(f"  {label:<34} {f['per_s_wall']:>7.0f}/s wall  {f['per_s_cpu']:>7.0f}/s CPU  "
-              f"({f['actions']} actions, {f['wall_s']:.1f} s)")
+        print(
+            f"  {label:<34} {f['per_s_wall']:>7.0f}/s wall  {f['per_s_cpu']:>7.0f}/s CPU  "
+            f"({f['actions']} actions, {f['wall_s']:.1f} s)"
+        )
     parts = figures["oracle_per_action"]
-    print(f"  oracle, per action: apply {parts['apply_us']:.0f} µs, observe "
-          f"{parts['observe_us']:.0f} µs, legal {parts['legal_us']:.0f} µs "
-          f"({parts['legal_candidates']:.1f} candidates), GameState.copy "
-          f"{parts['copy_us']:.0f} µs ({parts['cards_per_board']:.1f} cards)")
+    print(
+        f"  oracle, per action: apply {parts['apply_us']:.0f} µs, observe "
+        f"{parts['observe_us']:.0f} µs, legal {parts['legal_us']:.0f} µs "
+        f"({parts['legal_candidates']:.1f} candidates), GameState.copy "
+        f"{parts['copy_us']:.0f} µs ({parts['cards_per_board']:.1f} cards)"
+    )
     reached = figures["fuzz_in_process"]["per_s_cpu"]
-    print(f"  target in-process: {TARGET:.0f}/s — {'met' if reached >= TARGET else 'NOT met'} "
-          f"({reached:.0f}/s CPU)")
+    print(
+        f"  target in-process: {TARGET:.0f}/s — {'met' if reached >= TARGET else 'NOT met'} "
+        f"({reached:.0f}/s CPU)"
+    )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(figures, f, indent=2)

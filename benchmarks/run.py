@@ -51,13 +51,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from palconf.adapter import ProcessEngine
 from palconf.cases import Case, load_cases
-from palconf.engines import Engine, OracleEngine
+from palconf.engines import BaseEngine, Engine, OracleEngine
 from palconf.runner import run_case, run_cases
 
 from . import fuzz_bench
@@ -89,30 +90,39 @@ class Figure:
         return statistics.median(self.samples) if self.samples else float("nan")
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "unit": self.unit, "median": self.median,
-                "min": min(self.samples, default=None), "max": max(self.samples, default=None),
-                "higher_is_better": self.higher_is_better, "samples": self.samples}
+        return {
+            "label": self.label,
+            "unit": self.unit,
+            "median": self.median,
+            "min": min(self.samples, default=None),
+            "max": max(self.samples, default=None),
+            "higher_is_better": self.higher_is_better,
+            "samples": self.samples,
+        }
 
 
-FIGURES: dict[str, Figure] = {f.key: f for f in [
-    Figure("import_s", "import palconf", "s", False),
-    Figure("load_s", "load the cases", "s", False),
-    Figure("run_s", "run the cases in-process", "s", False),
-    Figure("load_run_s", "load + run in-process", "s", False),
-    Figure("inprocess_cases", "in-process", "cases/s"),
-    Figure("serve_cases", "persistent adapter (palconf serve)", "cases/s"),
-    Figure("serve_requests", "persistent adapter (palconf serve)", "req/s"),
-    Figure("per_case_cases", "process per case (palconf serve)", "cases/s"),
-    Figure("startup_s", "palconf serve start-up, to hello", "s", False),
-    Figure("null_cases", "null engine", "cases/s"),
-    Figure("null_requests", "null engine", "req/s"),
-    Figure("replay_cases", "replay engine (the ceiling)", "cases/s"),
-    Figure("fuzz_inprocess", "fuzz in-process", "actions/s"),
-    Figure("compare_inprocess", "fuzz comparison only, in-process", "actions/s"),
-    Figure("fuzz_adapter", "fuzz through the adapter", "actions/s"),
-    Figure("run_wall_s", "palconf run, wall time", "s", False),
-    Figure("run_rss_mb", "palconf run, peak RSS", "MB", False),
-]}
+FIGURES: dict[str, Figure] = {
+    f.key: f
+    for f in [
+        Figure("import_s", "import palconf", "s", False),
+        Figure("load_s", "load the cases", "s", False),
+        Figure("run_s", "run the cases in-process", "s", False),
+        Figure("load_run_s", "load + run in-process", "s", False),
+        Figure("inprocess_cases", "in-process", "cases/s"),
+        Figure("serve_cases", "persistent adapter (palconf serve)", "cases/s"),
+        Figure("serve_requests", "persistent adapter (palconf serve)", "req/s"),
+        Figure("per_case_cases", "process per case (palconf serve)", "cases/s"),
+        Figure("startup_s", "palconf serve start-up, to hello", "s", False),
+        Figure("null_cases", "null engine", "cases/s"),
+        Figure("null_requests", "null engine", "req/s"),
+        Figure("replay_cases", "replay engine (the ceiling)", "cases/s"),
+        Figure("fuzz_inprocess", "fuzz in-process", "actions/s"),
+        Figure("compare_inprocess", "fuzz comparison only, in-process", "actions/s"),
+        Figure("fuzz_adapter", "fuzz through the adapter", "actions/s"),
+        Figure("run_wall_s", "palconf run, wall time", "s", False),
+        Figure("run_rss_mb", "palconf run, peak RSS", "MB", False),
+    ]
+}
 
 
 def record(key: str, value: float) -> None:
@@ -120,6 +130,7 @@ def record(key: str, value: float) -> None:
 
 
 # ---------------------------------------------------------------- environment of children
+
 
 def child_env(keep: bool) -> dict[str, str]:
     env = dict(os.environ)
@@ -131,9 +142,16 @@ def child_env(keep: bool) -> dict[str, str]:
 
 # ---------------------------------------------------------------- the measurements
 
+
 def cold_in_process(env: Mapping[str, str]) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, "-m", "benchmarks.cold"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.cold"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     figures: dict[str, Any] = json.loads(out.stdout)
     record("import_s", figures["import_s"])
     record("load_s", figures["load_s"])
@@ -143,7 +161,7 @@ def cold_in_process(env: Mapping[str, str]) -> dict[str, Any]:
     return figures
 
 
-class Counting(Engine):
+class Counting(BaseEngine):
     """Counts the requests going to an engine (one attribute lookup and an addition each)."""
 
     def __init__(self, inner: Engine) -> None:
@@ -169,8 +187,11 @@ class Counting(Engine):
         return bool(getattr(self.inner, "broken", False))
 
 
-def whole_run(argv: list[str], cases: list[Case], env: Mapping[str, str],
-              ) -> tuple[float, float, dict[str, int]]:
+def whole_run(
+    argv: list[str],
+    cases: list[Case],
+    env: Mapping[str, str],
+) -> tuple[float, float, dict[str, int]]:
     """Every case through one engine process: (cases/s, requests/s, outcomes)."""
     engine = Counting(ProcessEngine(argv, env=env))
     engine.start()
@@ -214,23 +235,37 @@ def palconf_run(env: Mapping[str, str]) -> None:
     """Wall time and peak RSS of `palconf run` in a child (os.wait4 gives its rusage)."""
     with tempfile.TemporaryDirectory() as tmp, open(Path(tmp) / "stderr", "w+b") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "palconf.cli", "run", "--results",
-                                 str(Path(tmp) / "results.jsonl")], cwd=ROOT, env=env,
-                                stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "palconf.cli",
+                "run",
+                "--results",
+                str(Path(tmp) / "results.jsonl"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         stderr = err.read()
     if proc.returncode != 0:
-        raise SystemExit(f"benchmarks: `palconf run` exited with {proc.returncode}: "
-                         f"{stderr.decode(errors='replace')[-500:]}")
+        raise SystemExit(
+            f"benchmarks: `palconf run` exited with {proc.returncode}: "
+            f"{stderr.decode(errors='replace')[-500:]}"
+        )
     record("run_wall_s", wall)
     record("run_rss_mb", usage.ru_maxrss / 1024)  # Linux: kilobytes
 
 
 def record_replies(cases: list[Case], path: Path) -> None:
     """The oracle's replies to a whole run, one JSON line each, `hello` first."""
+
     class Recording(OracleEngine):
         def request(self, msg: dict[str, Any]) -> dict[str, Any]:
             reply = super().request(msg)
@@ -257,8 +292,9 @@ RATIOS = {  # name: (numerator, denominator), keys of FIGURES
 
 def round_ratios() -> dict[str, float]:
     """The ratios within the round just measured: both figures under the same load."""
-    return {name: FIGURES[a].samples[-1] / FIGURES[b].samples[-1]
-            for name, (a, b) in RATIOS.items()}
+    return {
+        name: FIGURES[a].samples[-1] / FIGURES[b].samples[-1] for name, (a, b) in RATIOS.items()
+    }
 
 
 def targets(r: Mapping[str, float]) -> list[tuple[str, str, bool]]:
@@ -269,16 +305,32 @@ def targets(r: Mapping[str, float]) -> list[tuple[str, str, bool]]:
     share_req = r["persistent / null engine (req/s)"]
     per_case = r["persistent / process per case (cases/s)"]
     return [
-        (f"whole case set in-process, loading included, under {TARGET_LOAD_AND_RUN_S} s",
-         f"{load_run:.3f} s", load_run < TARGET_LOAD_AND_RUN_S),
-        (f"persistent adapter at least {TARGET_SHARE_OF_CEILING:.0%} of the ceiling "
-         f"(replay engine, cases/s)", f"{share:.0%}", share >= TARGET_SHARE_OF_CEILING),
-        (f"persistent adapter at least {TARGET_SHARE_OF_CEILING:.0%} of the null engine "
-         f"(req/s)", f"{share_req:.0%}", share_req >= TARGET_SHARE_OF_CEILING),
-        (f"persistent at least {TARGET_PERSISTENT_OVER_PER_CASE:.0f}x a process per case",
-         f"{per_case:.0f}x", per_case >= TARGET_PERSISTENT_OVER_PER_CASE),
-        (f"fuzzing at least {TARGET_FUZZ_ACTIONS_PER_S:.0f} actions compared/s in-process",
-         f"{fuzz:.0f}/s", fuzz >= TARGET_FUZZ_ACTIONS_PER_S),
+        (
+            f"whole case set in-process, loading included, under {TARGET_LOAD_AND_RUN_S} s",
+            f"{load_run:.3f} s",
+            load_run < TARGET_LOAD_AND_RUN_S,
+        ),
+        (
+            f"persistent adapter at least {TARGET_SHARE_OF_CEILING:.0%} of the ceiling "
+            f"(replay engine, cases/s)",
+            f"{share:.0%}",
+            share >= TARGET_SHARE_OF_CEILING,
+        ),
+        (
+            f"persistent adapter at least {TARGET_SHARE_OF_CEILING:.0%} of the null engine (req/s)",
+            f"{share_req:.0%}",
+            share_req >= TARGET_SHARE_OF_CEILING,
+        ),
+        (
+            f"persistent at least {TARGET_PERSISTENT_OVER_PER_CASE:.0f}x a process per case",
+            f"{per_case:.0f}x",
+            per_case >= TARGET_PERSISTENT_OVER_PER_CASE,
+        ),
+        (
+            f"fuzzing at least {TARGET_FUZZ_ACTIONS_PER_S:.0f} actions compared/s in-process",
+            f"{fuzz:.0f}/s",
+            fuzz >= TARGET_FUZZ_ACTIONS_PER_S,
+        ),
     ]
 
 
@@ -299,9 +351,11 @@ def print_table(baseline: Mapping[str, Any] | None) -> None:
     print(head)
     print("-" * len(head))
     for f in FIGURES.values():
-        line = (f"{f.label:<44} {f.unit:<9} {fmt(f.median, f.unit):>10} "
-                f"{fmt(min(f.samples, default=None), f.unit):>10} "
-                f"{fmt(max(f.samples, default=None), f.unit):>10}")
+        line = (
+            f"{f.label:<44} {f.unit:<9} {fmt(f.median, f.unit):>10} "
+            f"{fmt(min(f.samples, default=None), f.unit):>10} "
+            f"{fmt(max(f.samples, default=None), f.unit):>10}"
+        )
         if baseline:
             before = baseline.get("figures", {}).get(f.key, {}).get("median")
             change = ""
@@ -314,43 +368,89 @@ def print_table(baseline: Mapping[str, Any] | None) -> None:
 
 # ---------------------------------------------------------------- main
 
+
 def git_commit() -> str:
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+changes" if dirty.strip() else "")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, metavar="N",
-                        help="rounds: every figure is measured N times (default 5)")
-    parser.add_argument("--per-case", type=int, default=20, metavar="N",
-                        help="cases in the process-per-case sample (default 20)")
-    parser.add_argument("--fuzz-examples", type=int, default=200, metavar="N",
-                        help="games per fuzzing measurement (default 200)")
-    parser.add_argument("--max-actions", type=int, default=20, metavar="M",
-                        help="at most M actions per fuzzed game (default 20, as `palconf "
-                             "fuzz`)")
-    parser.add_argument("--cpu", type=int, metavar="N",
-                        help="pin this process and its children to CPU N: round trips "
-                             "through a pipe are then much quicker (no wake-up of another "
-                             "CPU) and the figures steadier; default: no pinning")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, metavar="FILE",
-                        help=f"write the figures here (default {DEFAULT_JSON.relative_to(ROOT)})")
-    parser.add_argument("--baseline", type=Path, metavar="FILE",
-                        help="a JSON file of an earlier run, to show beside these figures")
-    parser.add_argument("--keep-env", action="store_true",
-                        help="run children in this environment as it is (see the docstring)")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        metavar="N",
+        help="rounds: every figure is measured N times (default 5)",
+    )
+    parser.add_argument(
+        "--per-case",
+        type=int,
+        default=20,
+        metavar="N",
+        help="cases in the process-per-case sample (default 20)",
+    )
+    parser.add_argument(
+        "--fuzz-examples",
+        type=int,
+        default=200,
+        metavar="N",
+        help="games per fuzzing measurement (default 200)",
+    )
+    parser.add_argument(
+        "--max-actions",
+        type=int,
+        default=20,
+        metavar="M",
+        help="at most M actions per fuzzed game (default 20, as `palconf fuzz`)",
+    )
+    parser.add_argument(
+        "--cpu",
+        type=int,
+        metavar="N",
+        help="pin this process and its children to CPU N: round trips "
+        "through a pipe are then much quicker (no wake-up of another "
+        "CPU) and the figures steadier; default: no pinning",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=DEFAULT_JSON,
+        metavar="FILE",
+        help=f"write the figures here (default {DEFAULT_JSON.relative_to(ROOT)})",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="a JSON file of an earlier run, to show beside these figures",
+    )
+    parser.add_argument(
+        "--keep-env",
+        action="store_true",
+        help="run children in this environment as it is (see the docstring)",
+    )
     args = parser.parse_args(argv)
     if min(args.repeat, args.per_case, args.fuzz_examples, args.max_actions) < 1:
-        parser.error("--repeat, --per-case, --fuzz-examples and --max-actions must be at "
-                     "least 1")
+        parser.error("--repeat, --per-case, --fuzz-examples and --max-actions must be at least 1")
     if args.cpu is not None:
         try:
             os.sched_setaffinity(0, {args.cpu})
@@ -364,8 +464,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--baseline {args.baseline}: {e}")
         figures = baseline.get("figures") if isinstance(baseline, dict) else None
         if not isinstance(figures, dict) or not all(
-                isinstance(f, dict) and isinstance(f.get("median"), (int, float, type(None)))
-                for f in figures.values()):
+            isinstance(f, dict) and isinstance(f.get("median"), (int, float, type(None)))
+            for f in figures.values()
+        ):
             parser.error(f"--baseline {args.baseline}: not a results file of this benchmark")
 
     env = child_env(args.keep_env)
@@ -397,10 +498,13 @@ def main(argv: list[str] | None = None) -> int:
             outcomes = process_per_case(sample, env)
             if outcomes != {"pass": len(sample)}:
                 warnings.append(f"process per case: outcomes {outcomes}")
-            record("fuzz_inprocess", fuzz_rate(OracleEngine(), args.fuzz_examples,
-                                               args.max_actions))
-            record("fuzz_adapter", fuzz_rate(ProcessEngine(SERVE, env=env),
-                                             args.fuzz_examples, args.max_actions))
+            record(
+                "fuzz_inprocess", fuzz_rate(OracleEngine(), args.fuzz_examples, args.max_actions)
+            )
+            record(
+                "fuzz_adapter",
+                fuzz_rate(ProcessEngine(SERVE, env=env), args.fuzz_examples, args.max_actions),
+            )
             oracle = OracleEngine()
             oracle.start()
             record("compare_inprocess", fuzz_bench.replay(oracle, games)["per_s_wall"])
@@ -412,26 +516,34 @@ def main(argv: list[str] | None = None) -> int:
     r = {name: statistics.median(rs[name] for rs in per_round) for name in RATIOS}
     checks = targets(r)
     print()
-    print(f"palconf benchmarks: {len(cases)} cases, {args.repeat} round(s), per-case sample "
-          f"{len(sample)}, fuzz {args.fuzz_examples} games of up to {args.max_actions} "
-          f"actions; {os.cpu_count()} CPU(s)"
-          f"{'' if args.cpu is None else f' (pinned to CPU {args.cpu})'}, "
-          f"Python {platform.python_version()}, commit {git_commit()}")
-    print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}"
-          f", after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} "
-          f"(1, 5, 15 min; above {os.cpu_count()} means other work shared the CPUs)")
+    print(
+        f"palconf benchmarks: {len(cases)} cases, {args.repeat} round(s), per-case sample "
+        f"{len(sample)}, fuzz {args.fuzz_examples} games of up to {args.max_actions} "
+        f"actions; {os.cpu_count()} CPU(s)"
+        f"{'' if args.cpu is None else f' (pinned to CPU {args.cpu})'}, "
+        f"Python {platform.python_version()}, commit {git_commit()}"
+    )
+    print(
+        f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}"
+        f", after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} "
+        f"(1, 5, 15 min; above {os.cpu_count()} means other work shared the CPUs)"
+    )
     print()
     print_table(baseline)
     print()
     print(f"{'ratio (within each round)':<44} {'median':>10} {'min':>10} {'max':>10}")
     for name, value in r.items():
-        print(f"{name:<44} {value:10.2f} {min(rs[name] for rs in per_round):10.2f} "
-              f"{max(rs[name] for rs in per_round):10.2f}")
+        print(
+            f"{name:<44} {value:10.2f} {min(rs[name] for rs in per_round):10.2f} "
+            f"{max(rs[name] for rs in per_round):10.2f}"
+        )
     print()
-    print(f"the oracle per fuzzed action: apply {parts['apply_us']:.0f} us, observe "
-          f"{parts['observe_us']:.0f} us, legal {parts['legal_us']:.0f} us "
-          f"({parts['legal_candidates']:.1f} candidates), GameState.copy "
-          f"{parts['copy_us']:.0f} us ({parts['cards_per_board']:.1f} cards); CPU time")
+    print(
+        f"the oracle per fuzzed action: apply {parts['apply_us']:.0f} us, observe "
+        f"{parts['observe_us']:.0f} us, legal {parts['legal_us']:.0f} us "
+        f"({parts['legal_candidates']:.1f} candidates), GameState.copy "
+        f"{parts['copy_us']:.0f} us ({parts['cards_per_board']:.1f} cards); CPU time"
+    )
     print()
     for name, value, met in checks:
         print(f"[{'met' if met else 'NOT MET'}] {name}: {value}")
@@ -439,14 +551,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {w}")
 
     result = {
-        "meta": {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "commit": git_commit(),
-                 "python": platform.python_version(), "platform": platform.platform(),
-                 "cpus": os.cpu_count(), "cases": len(cases), "repeat": args.repeat,
-                 "per_case_sample": len(sample), "fuzz_examples": args.fuzz_examples,
-                 "fuzz_max_actions": args.max_actions, "fuzz_seed": FUZZ_SEED,
-                 "pinned_cpu": args.cpu,
-                 "bytecode_cache": not args.keep_env,
-                 "loadavg_before": load_before, "loadavg_after": load_after},
+        "meta": {
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "commit": git_commit(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "cases": len(cases),
+            "repeat": args.repeat,
+            "per_case_sample": len(sample),
+            "fuzz_examples": args.fuzz_examples,
+            "fuzz_max_actions": args.max_actions,
+            "fuzz_seed": FUZZ_SEED,
+            "pinned_cpu": args.cpu,
+            "bytecode_cache": not args.keep_env,
+            "loadavg_before": load_before,
+            "loadavg_after": load_after,
+        },
         "figures": {key: f.to_json() for key, f in FIGURES.items()},
         "ratios": r,
         "ratios_by_round": per_round,

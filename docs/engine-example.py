@@ -25,7 +25,12 @@ def refuse(reason, message):
 class Game:
     def __init__(self, state):
         self.active, self.turn = state.get("active", "A"), state.get("turn", 1)
-        self.night, self.winner, self.step, self.priority = state.get("night", False), None, "main", None
+        self.night, self.winner, self.step, self.priority = (
+            state.get("night", False),
+            None,
+            "main",
+            None,
+        )
         self.attack, self.passes = None, 0
         self.life = {p: state["players"][p]["life"] for p in "AB"}
         self.energy = {p: state["players"][p].get("energy", 0) for p in "AB"}
@@ -40,29 +45,63 @@ class Game:
     def add(self, card, owner, zone, host):
         if card["id"] in self.cards or card["id"] == "master":
             raise ValueError(f"bad or duplicate card id {card['id']!r}")
-        self.cards[card["id"]] = {"kind": card["kind"], "owner": owner, "zone": zone, "host": host,
-                                  "state": card.get("state", "stand"), "power": card.get("power"),
-                                  "strike": card.get("strike", 0)}
+        self.cards[card["id"]] = {
+            "kind": card["kind"],
+            "owner": owner,
+            "zone": zone,
+            "host": host,
+            "state": card.get("state", "stand"),
+            "power": card.get("power"),
+            "strike": card.get("strike", 0),
+        }
 
     def observe(self):
         def ids(p, zone):
             return sorted(i for i, c in self.cards.items() if c["owner"] == p and c["zone"] == zone)
-        players = {p: {"life": self.life[p], "energy": self.energy[p], "hand": ids(p, "hand"),
-                       "battle": ids(p, "battle"), "graveyard": ids(p, "graveyard"),
-                       "structures": {s: sorted(i for i, c in self.cards.items() if c["host"] == s)
-                                      for s in ids(p, "structures")}} for p in "AB"}
-        cards = {i: {"zone": c["zone"], "owner": c["owner"],
-                     "state": c["state"] if c["zone"] in IN_PLAY else None,
-                     "power": c["power"] if c["kind"] == "pal" else None,
-                     "strike": c["strike"] if c["kind"] == "pal" else None}
-                 for i, c in sorted(self.cards.items())}
-        return {"active": self.active, "turn": self.turn, "night": self.night, "winner": self.winner,
-                "step": self.step, "priority": self.priority, "attack": self.attack,
-                "players": players, "cards": cards}
+
+        players = {
+            p: {
+                "life": self.life[p],
+                "energy": self.energy[p],
+                "hand": ids(p, "hand"),
+                "battle": ids(p, "battle"),
+                "graveyard": ids(p, "graveyard"),
+                "structures": {
+                    s: sorted(i for i, c in self.cards.items() if c["host"] == s)
+                    for s in ids(p, "structures")
+                },
+            }
+            for p in "AB"
+        }
+        cards = {
+            i: {
+                "zone": c["zone"],
+                "owner": c["owner"],
+                "state": c["state"] if c["zone"] in IN_PLAY else None,
+                "power": c["power"] if c["kind"] == "pal" else None,
+                "strike": c["strike"] if c["kind"] == "pal" else None,
+            }
+            for i, c in sorted(self.cards.items())
+        }
+        return {
+            "active": self.active,
+            "turn": self.turn,
+            "night": self.night,
+            "winner": self.winner,
+            "step": self.step,
+            "priority": self.priority,
+            "attack": self.attack,
+            "players": players,
+            "cards": cards,
+        }
 
     def pal_in_battle(self, card_id, owner):
         c = self.cards.get(card_id)
-        return c if c and c["kind"] == "pal" and c["zone"] == "battle" and c["owner"] == owner else None
+        return (
+            c
+            if c and c["kind"] == "pal" and c["zone"] == "battle" and c["owner"] == owner
+            else None
+        )
 
     def act(self, a):
         do, player = a.get("do"), a.get("player")
@@ -101,7 +140,11 @@ class Game:
             self.step, self.priority = "block", other
         elif do == "block":
             blocker = self.pal_in_battle(a.get("blocker"), player)
-            if blocker is None or blocker["state"] != "stand" or a["blocker"] == self.attack["target"]:
+            if (
+                blocker is None
+                or blocker["state"] != "stand"
+                or a["blocker"] == self.attack["target"]
+            ):
                 return refuse("cannot-block", "not a standing Pal of yours other than the target")
             blocker["state"] = "rest"
             self.attack.update(target=a["blocker"], blocked=True)
@@ -134,8 +177,12 @@ class Game:
 def handle(game, request):
     cmd = request.get("cmd") if isinstance(request, dict) else None
     if cmd == "hello":
-        return game, {"ok": True, "engine": {"name": "example-engine", "version": "0.1"},
-                      "keywords": [], "commands": ["setup", "act", "observe"]}
+        return game, {
+            "ok": True,
+            "engine": {"name": "example-engine", "version": "0.1"},
+            "keywords": [],
+            "commands": ["setup", "act", "observe"],
+        }
     if cmd == "setup":
         try:
             return Game(request["state"]), {"ok": True}
@@ -144,7 +191,9 @@ def handle(game, request):
     if cmd in ("act", "observe") and game is None:
         return game, {"ok": False, "error": "no-game", "message": "no `setup` yet"}
     if cmd == "act":
-        return game, game.act(request.get("action") if isinstance(request.get("action"), dict) else {})
+        return game, game.act(
+            request.get("action") if isinstance(request.get("action"), dict) else {}
+        )
     if cmd == "observe":
         return game, {"ok": True, "state": game.observe()}
     if cmd == "bye":

@@ -9,10 +9,12 @@ built (a bad bound is a TypeError or ValueError at once, not at the first draw);
 strategy's repr shows how to rebuild it. This module only re-exports: the strategies live in
 `generators._boards` (cards, states) and `generators._games` (actions, games).
 
-Beside the strategies: `generators.differential` (engines compared in lockstep with the
-oracle), `generators.export` (a difference as a case file), `generators.perft` (counts of
-legal action sequences, positions in `generators/perft/`), `generators.profiles`
-(Hypothesis settings profiles `ci`, `dev`, `fuzz`).
+Beside the strategies: `generators.differential` (the fuzzer: engines compared with the
+oracle on generated games; `generators.lockstep` compares one game, with `palconf.core`'s
+comparator, `generators.shrinking` simplifies a difference, `generators.formatting` prints
+it), `generators.export` (a difference as a case file), `generators.perft` (counts of legal
+action sequences, positions in `generators/perft/`), `generators.profiles` (Hypothesis
+settings profiles `ci`, `dev`, `fuzz`).
 """
 
 from ._boards import cards, states
@@ -24,11 +26,17 @@ __all__ = ["Game", "Step", "actions", "cards", "games", "states"]
 def _check_exports() -> None:
     """Every public name is exported and every export exists (as Hypothesis checks its own
     `strategies` module): a strategy added without `__all__`, or the reverse, fails import."""
-    public = {n for n, v in globals().items() if not n.startswith("_") and callable(v)
-              and getattr(v, "__module__", "").startswith(__name__ + ".")}
+    public = {
+        n
+        for n, v in globals().items()
+        if not n.startswith("_")
+        and callable(v)
+        and getattr(v, "__module__", "").startswith(__name__ + ".")
+    }
     if public != set(__all__):
-        raise ImportError(f"generators.__all__ {sorted(__all__)} does not match the public "
-                          f"names {sorted(public)}")
+        raise ImportError(
+            f"generators.__all__ {sorted(__all__)} does not match the public names {sorted(public)}"
+        )
 
 
 _check_exports()

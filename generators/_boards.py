@@ -16,8 +16,9 @@ What is drawn, and why it shrinks well:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -35,19 +36,40 @@ SLOTS: tuple[int, ...] = (1, 2, 0)
 #: Keywords worth writing on each kind of card, most telling first (what a board shrinks to).
 #: Quick on a Pal or structure is ignored by the rules; it is kept, rarely, to test that.
 KIND_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "pal": ("taunt", "brave", "stealth", "assault", "retaliate", "breakthrough", "nocturnal",
-            "vigilance", "serious", "interrupt", "quick"),
+    "pal": (
+        "taunt",
+        "brave",
+        "stealth",
+        "assault",
+        "retaliate",
+        "breakthrough",
+        "nocturnal",
+        "vigilance",
+        "serious",
+        "interrupt",
+        "quick",
+    ),
     "event": ("quick", "interrupt", "taunt"),
     "structure": ("vigilance", "interrupt", "taunt", "quick"),
 }
-_WORD = {"quick": "Quick", "brave": "Brave", "serious": "Serious", "interrupt": "Interrupt",
-         "vigilance": "Vigilance", "taunt": "Taunt", "stealth": "Stealth",
-         "retaliate": "Retaliate", "nocturnal": "Nocturnal", "breakthrough": "Breakthrough",
-         "assault": "Assault"}
+_WORD = {
+    "quick": "Quick",
+    "brave": "Brave",
+    "serious": "Serious",
+    "interrupt": "Interrupt",
+    "vigilance": "Vigilance",
+    "taunt": "Taunt",
+    "stealth": "Stealth",
+    "retaliate": "Retaliate",
+    "nocturnal": "Nocturnal",
+    "breakthrough": "Breakthrough",
+    "assault": "Assault",
+}
 _TRIGGER_KEYWORD = {"deploy": "on-deploy", "attack": "on-attack", "assign": "on-assign"}
 
 
 # --------------------------------------------------------------------------- argument checks
+
 
 def check_count(name: str, value: object, *, minimum: int = 0, maximum: int = 50) -> int:
     """A bound given to a strategy: an int within [minimum, maximum], checked at once."""
@@ -80,15 +102,27 @@ def check_keywords(value: Iterable[str]) -> tuple[str, ...]:
 #: (Strategies are built once, here or in the `lru_cache`d builders below: building one per
 #: draw costs Hypothesis a validation each time, and made drawing ten times slower.)
 EFFECTS: st.SearchStrategy[dict[str, Any]] = st.one_of(
-    st.builds(lambda t, n: {"op": "pump", "target": t, "amount": n},
-              st.sampled_from(("self", "chosen")), st.sampled_from([n for n in PUMPS if n > 0])),
-    st.builds(lambda t, n: {"op": "pump", "target": t, "amount": n},
-              st.sampled_from(("self", "chosen")), st.sampled_from([n for n in PUMPS if n < 0])),
-    st.builds(lambda p, n: {"op": "damage", "player": p, "amount": n},
-              st.sampled_from(("opponent", "self")), st.integers(0, 2)),
+    st.builds(
+        lambda t, n: {"op": "pump", "target": t, "amount": n},
+        st.sampled_from(("self", "chosen")),
+        st.sampled_from([n for n in PUMPS if n > 0]),
+    ),
+    st.builds(
+        lambda t, n: {"op": "pump", "target": t, "amount": n},
+        st.sampled_from(("self", "chosen")),
+        st.sampled_from([n for n in PUMPS if n < 0]),
+    ),
+    st.builds(
+        lambda p, n: {"op": "damage", "player": p, "amount": n},
+        st.sampled_from(("opponent", "self")),
+        st.integers(0, 2),
+    ),
     st.just({"op": "destroy", "target": "chosen"}),
-    st.builds(lambda op, t: {"op": op, "target": t},
-              st.sampled_from(("rest", "stand")), st.sampled_from(("chosen", "self"))),
+    st.builds(
+        lambda op, t: {"op": op, "target": t},
+        st.sampled_from(("rest", "stand")),
+        st.sampled_from(("chosen", "self")),
+    ),
     st.builds(lambda v: {"op": "night", "value": v}, st.booleans()),
     st.builds(lambda n: {"op": "energy", "amount": n}, st.integers(1, 2)),
 )
@@ -121,16 +155,19 @@ def _slots(draw: st.DrawFn, item: st.SearchStrategy[Any], n: int) -> list[Any]:
 
 
 @lru_cache(maxsize=64)
-def _abilities(keywords: tuple[str, ...],
-               max_abilities: int) -> st.SearchStrategy[list[dict[str, Any]]]:
-    whens = st.sampled_from(["activate"] + [w for w, k in _TRIGGER_KEYWORD.items()
-                                            if k in keywords])
+def _abilities(
+    keywords: tuple[str, ...], max_abilities: int
+) -> st.SearchStrategy[list[dict[str, Any]]]:
+    whens = st.sampled_from(
+        ["activate"] + [w for w, k in _TRIGGER_KEYWORD.items() if k in keywords]
+    )
     return slots(_ability(keywords, whens), max_abilities)
 
 
 @st.composite
-def _ability(draw: st.DrawFn, keywords: tuple[str, ...],
-             whens: st.SearchStrategy[str]) -> dict[str, Any]:
+def _ability(
+    draw: st.DrawFn, keywords: tuple[str, ...], whens: st.SearchStrategy[str]
+) -> dict[str, Any]:
     when = draw(whens)
     ability: dict[str, Any] = {"when": when, "effect": draw(EFFECTS)}
     if when == "activate":
@@ -147,21 +184,29 @@ def _keyword_text(kid: str, number: int) -> str:
 
 
 @lru_cache(maxsize=256)
-def card_bodies(kind: str, keywords: tuple[str, ...], max_keywords: int, max_abilities: int,
-                zone: str = "hand") -> st.SearchStrategy[dict[str, Any]]:
+def card_bodies(
+    kind: str, keywords: tuple[str, ...], max_keywords: int, max_abilities: int, zone: str = "hand"
+) -> st.SearchStrategy[dict[str, Any]]:
     """A CARD without its `id` (given later). `zone` says where it will lie: only a card in
     play is drawn rested; only a structure in play holds Pals (not drawn here)."""
     allowed = [k for k in KIND_KEYWORDS[kind] if k in keywords]
-    kws = (slots(st.tuples(st.sampled_from(allowed), st.sampled_from(NUMBERS)), max_keywords)
-           if allowed and max_keywords else st.just([]))
+    kws = (
+        slots(st.tuples(st.sampled_from(allowed), st.sampled_from(NUMBERS)), max_keywords)
+        if allowed and max_keywords
+        else st.just([])
+    )
     abilities = _abilities(keywords, max_abilities) if max_abilities else st.just([])
     return _card_body(kind, zone in ("battle", "structures", "assigned"), kws, abilities)
 
 
 @st.composite
-def _card_body(draw: st.DrawFn, kind: str, in_play: bool,
-               kws: st.SearchStrategy[list[tuple[str, int]]],
-               abilities: st.SearchStrategy[list[dict[str, Any]]]) -> dict[str, Any]:
+def _card_body(
+    draw: st.DrawFn,
+    kind: str,
+    in_play: bool,
+    kws: st.SearchStrategy[list[tuple[str, int]]],
+    abilities: st.SearchStrategy[list[dict[str, Any]]],
+) -> dict[str, Any]:
     card: dict[str, Any] = {"kind": kind}
     if kind == "pal":
         card["power"] = draw(_POWERS)
@@ -189,22 +234,39 @@ def _card_body(draw: st.DrawFn, kind: str, in_play: bool,
 
 
 @lru_cache(maxsize=64)
-def _one_card(kinds: tuple[str, ...], keywords: tuple[str, ...], max_keywords: int,
-              max_abilities: int, zone: str) -> st.SearchStrategy[dict[str, Any]]:
+def _one_card(
+    kinds: tuple[str, ...],
+    keywords: tuple[str, ...],
+    max_keywords: int,
+    max_abilities: int,
+    zone: str,
+) -> st.SearchStrategy[dict[str, Any]]:
     """One card body of one of `kinds` (the first is what shrinking reaches)."""
     return st.one_of([card_bodies(k, keywords, max_keywords, max_abilities, zone) for k in kinds])
 
 
 @lru_cache(maxsize=64)
-def _zone_cards(kinds: tuple[str, ...], keywords: tuple[str, ...], max_keywords: int,
-                max_abilities: int, zone: str, n: int) -> st.SearchStrategy[list[dict[str, Any]]]:
+def _zone_cards(
+    kinds: tuple[str, ...],
+    keywords: tuple[str, ...],
+    max_keywords: int,
+    max_abilities: int,
+    zone: str,
+    n: int,
+) -> st.SearchStrategy[list[dict[str, Any]]]:
     """Up to n card bodies of the given kinds for one zone."""
     return slots(_one_card(kinds, keywords, max_keywords, max_abilities, zone), n)
 
 
-def _draw_cards(draw: st.DrawFn, *, kinds: tuple[str, ...] = KINDS, id: str = "c1",
-                keywords: tuple[str, ...] = KEYWORD_IDS, max_keywords: int = 2,
-                max_abilities: int = 1) -> dict[str, Any]:
+def _draw_cards(
+    draw: st.DrawFn,
+    *,
+    kinds: tuple[str, ...] = KINDS,
+    id: str = "c1",
+    keywords: tuple[str, ...] = KEYWORD_IDS,
+    max_keywords: int = 2,
+    max_abilities: int = 1,
+) -> dict[str, Any]:
     return {"id": id, **draw(_one_card(kinds, keywords, max_keywords, max_abilities, "hand"))}
 
 
@@ -212,8 +274,14 @@ _draw_cards.__name__ = _draw_cards.__qualname__ = "cards"
 _cards = st.composite(_draw_cards)
 
 
-def cards(*, kinds: Iterable[str] = KINDS, id: str = "c1", keywords: Iterable[str] = KEYWORD_IDS,
-          max_keywords: int = 2, max_abilities: int = 1) -> st.SearchStrategy[dict[str, Any]]:
+def cards(
+    *,
+    kinds: Iterable[str] = KINDS,
+    id: str = "c1",
+    keywords: Iterable[str] = KEYWORD_IDS,
+    max_keywords: int = 2,
+    max_abilities: int = 1,
+) -> st.SearchStrategy[dict[str, Any]]:
     """One CARD of protocol v1, as in a hand: a Pal, an event or a structure.
 
     `kinds`: which of "pal", "event", "structure" may be drawn (the first is what shrinking
@@ -226,17 +294,29 @@ def cards(*, kinds: Iterable[str] = KINDS, id: str = "c1", keywords: Iterable[st
         raise ValueError(f"kinds must be a non-empty selection of {KINDS}, not {kinds!r}")
     if not isinstance(id, str) or not id or id == "master":
         raise ValueError(f"id must be a non-empty string other than 'master', not {id!r}")
-    return _cards(kinds=kinds_t, id=id, keywords=check_keywords(keywords),
-                  max_keywords=check_count("max_keywords", max_keywords, maximum=8),
-                  max_abilities=check_count("max_abilities", max_abilities, maximum=4))
+    return _cards(
+        kinds=kinds_t,
+        id=id,
+        keywords=check_keywords(keywords),
+        max_keywords=check_count("max_keywords", max_keywords, maximum=8),
+        max_abilities=check_count("max_abilities", max_abilities, maximum=4),
+    )
 
 
 # --------------------------------------------------------------------------- states
 
-def _draw_states(draw: st.DrawFn, *, keywords: tuple[str, ...] = KEYWORD_IDS,
-                 max_hand: int = 3, max_battle: int = 3, max_structures: int = 1,
-                 max_graveyard: int = 1, max_keywords: int = 2, max_abilities: int = 1
-                 ) -> dict[str, Any]:
+
+def _draw_states(
+    draw: st.DrawFn,
+    *,
+    keywords: tuple[str, ...] = KEYWORD_IDS,
+    max_hand: int = 3,
+    max_battle: int = 3,
+    max_structures: int = 1,
+    max_graveyard: int = 1,
+    max_keywords: int = 2,
+    max_abilities: int = 1,
+) -> dict[str, Any]:
     def bodies(kinds: tuple[str, ...], zone: str, n: int) -> list[dict[str, Any]]:
         return draw(_zone_cards(kinds, keywords, max_keywords, max_abilities, zone, n))
 
@@ -267,12 +347,12 @@ def _draw_states(draw: st.DrawFn, *, keywords: tuple[str, ...] = KEYWORD_IDS,
             pdata["energy"] = energy
         n = 0
 
-        def named(body: dict[str, Any]) -> dict[str, Any]:
+        def named(body: dict[str, Any], prefix: str = p.lower()) -> dict[str, Any]:
             nonlocal n
             n += 1  # the id first, so that a printed board reads "id, kind, …"
-            card = {"id": f"{p.lower()}{n}", **body}
+            card = {"id": f"{prefix}{n}", **body}
             if "assigned" in body:
-                card["assigned"] = [named(pal) for pal in body["assigned"]]
+                card["assigned"] = [named(pal, prefix) for pal in body["assigned"]]
             return card
 
         for zone in ("hand", "battle", "structures", "graveyard"):
@@ -287,9 +367,16 @@ _draw_states.__name__ = _draw_states.__qualname__ = "states"
 _states = st.composite(_draw_states)
 
 
-def states(*, keywords: Iterable[str] = KEYWORD_IDS, max_hand: int = 3, max_battle: int = 3,
-           max_structures: int = 1, max_graveyard: int = 1, max_keywords: int = 2,
-           max_abilities: int = 1) -> st.SearchStrategy[dict[str, Any]]:
+def states(
+    *,
+    keywords: Iterable[str] = KEYWORD_IDS,
+    max_hand: int = 3,
+    max_battle: int = 3,
+    max_structures: int = 1,
+    max_graveyard: int = 1,
+    max_keywords: int = 2,
+    max_abilities: int = 1,
+) -> st.SearchStrategy[dict[str, Any]]:
     """A legal STATE of protocol v1 (what `setup` loads): both players, any mix of the
     keywords allowed, several instances, near and equal powers, day or night, either player
     active, hands with Interrupt and Quick cards, structures with free and full slots.
@@ -297,10 +384,12 @@ def states(*, keywords: Iterable[str] = KEYWORD_IDS, max_hand: int = 3, max_batt
     Every drawn STATE loads in the oracle (`oracle.load_state`) and is schema-valid as a
     case's `setup`. The `max_*` bounds are per player and zone; `keywords` as for `cards()`.
     """
-    return _states(keywords=check_keywords(keywords),
-                   max_hand=check_count("max_hand", max_hand, maximum=10),
-                   max_battle=check_count("max_battle", max_battle, maximum=10),
-                   max_structures=check_count("max_structures", max_structures, maximum=5),
-                   max_graveyard=check_count("max_graveyard", max_graveyard, maximum=10),
-                   max_keywords=check_count("max_keywords", max_keywords, maximum=8),
-                   max_abilities=check_count("max_abilities", max_abilities, maximum=4))
+    return _states(
+        keywords=check_keywords(keywords),
+        max_hand=check_count("max_hand", max_hand, maximum=10),
+        max_battle=check_count("max_battle", max_battle, maximum=10),
+        max_structures=check_count("max_structures", max_structures, maximum=5),
+        max_graveyard=check_count("max_graveyard", max_graveyard, maximum=10),
+        max_keywords=check_count("max_keywords", max_keywords, maximum=8),
+        max_abilities=check_count("max_abilities", max_abilities, maximum=4),
+    )

@@ -18,9 +18,10 @@ how (`MODES`), so shrinking turns illegal actions back into legal ones unless th
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Mapping
+from functools import cache
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
@@ -30,8 +31,17 @@ from oracle.model import KEYWORD_IDS
 from ._boards import check_count, check_keywords, states
 
 #: The order legal actions are offered in (what shrinking reaches first).
-DO_ORDER: dict[str, int] = {"pass": 0, "end-turn": 1, "block": 2, "attack": 3, "deploy": 4,
-                            "assign": 5, "play": 6, "activate": 7, "interrupt": 8}
+DO_ORDER: dict[str, int] = {
+    "pass": 0,
+    "end-turn": 1,
+    "block": 2,
+    "attack": 3,
+    "deploy": 4,
+    "assign": 5,
+    "play": 6,
+    "activate": 7,
+    "interrupt": 8,
+}
 #: The actions that move a game on without doing anything.
 SIMPLE = frozenset({"pass", "end-turn"})
 #: How an action is drawn: `pass` / `end-turn` a quarter of the time, another legal action
@@ -89,13 +99,15 @@ class Game:
     def legal_after(self, n: int) -> list[dict[str, Any]]:
         return self.start_legal if n == 0 else self.steps[n - 1].legal
 
-    def truncated(self, n: int) -> "Game":
+    def truncated(self, n: int) -> Game:
         """The same game stopped after action n."""
         return Game(self.state, self.start, self.start_legal, self.steps[:n])
 
     def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
-        return (f"Game(state={json.dumps(self.state, sort_keys=False)}, "
-                f"actions={json.dumps(self.actions)})")
+        return (
+            f"Game(state={json.dumps(self.state, sort_keys=False)}, "
+            f"actions={json.dumps(self.actions)})"
+        )
 
 
 def play(rules: type[Rules], state: Mapping[str, Any], actions: list[dict[str, Any]]) -> Game:
@@ -110,18 +122,27 @@ def play(rules: type[Rules], state: Mapping[str, Any], actions: list[dict[str, A
 
 def _step(game: Rules, action: dict[str, Any]) -> Step:
     refusal = game.apply(action)
-    return Step(action, None if refusal is None else
-                {"reason": refusal.reason, "message": refusal.message},
-                game.observe(), sort_legal(game.legal()))
+    return Step(
+        action,
+        None if refusal is None else {"reason": refusal.reason, "message": refusal.message},
+        game.observe(),
+        sort_legal(game.legal()),
+    )
 
 
 # --------------------------------------------------------------------------- illegal actions
 
 _ID_FIELDS = ("card", "structure", "attacker", "target", "blocker", "discard")
 _TEMPLATES: dict[str, tuple[str, ...]] = {
-    "deploy": ("card",), "assign": ("card", "structure"), "play": ("card",),
-    "activate": ("card",), "attack": ("attacker", "target"), "block": ("blocker",),
-    "interrupt": ("card",), "pass": (), "end-turn": (),
+    "deploy": ("card",),
+    "assign": ("card", "structure"),
+    "play": ("card",),
+    "activate": ("card",),
+    "attack": ("attacker", "target"),
+    "block": ("blocker",),
+    "interrupt": ("card",),
+    "pass": (),
+    "end-turn": (),
 }
 
 
@@ -129,12 +150,15 @@ _HOW = st.sampled_from(("any-shape", "other-player", "other-card", "choice", "ma
 _DOS = st.sampled_from(sorted(_TEMPLATES))
 
 
-@lru_cache(maxsize=None)
+_T = TypeVar("_T")
+
+
+@cache
 def _index(n: int) -> st.SearchStrategy[int]:
     return st.integers(0, n - 1)
 
 
-def _pick(draw: st.DrawFn, items: list[Any]) -> Any:
+def _pick(draw: st.DrawFn, items: list[_T]) -> _T:
     """One of `items`, by index (a strategy per length, built once: a new
     `sampled_from(items)` per draw would be built and validated every time); one item is
     taken without a draw."""
@@ -144,8 +168,7 @@ def _pick(draw: st.DrawFn, items: list[Any]) -> Any:
 
 
 @st.composite
-def illegal_actions(draw: st.DrawFn, game: Rules,
-                    legal: list[dict[str, Any]]) -> dict[str, Any]:
+def illegal_actions(draw: st.DrawFn, game: Rules, legal: list[dict[str, Any]]) -> dict[str, Any]:
     """An action likely to be refused here. Card ids are always ids of this game (so an
     exported case stays valid); a malformed action is the one exception to the ACTION shape.
     Some draws are accepted after all (another legal attacker …): the oracle decides."""
@@ -173,13 +196,16 @@ def illegal_actions(draw: st.DrawFn, game: Rules,
         how = "any-shape"
     if how == "malformed":
         player = base.get("player", "A")
-        return _pick(draw, [
-            {"do": "fly", "player": player},
-            {"do": "attack", "player": player, "attacker": ids[0]},
-            {"do": "interrupt", "player": player, "card": ids[-1], "pay": "gold"},
-            {"do": "pass", "player": "C"},
-            {"do": "activate", "player": player, "card": ids[0], "ability": "0"},
-        ])
+        return _pick(
+            draw,
+            [
+                {"do": "fly", "player": player},
+                {"do": "attack", "player": player, "attacker": ids[0]},
+                {"do": "interrupt", "player": player, "card": ids[-1], "pay": "gold"},
+                {"do": "pass", "player": "C"},
+                {"do": "activate", "player": player, "card": ids[0], "ability": "0"},
+            ],
+        )
     do = draw(_DOS)
     g = game.state
     acting = g.priority or g.active  # mostly the player to act: deeper refusal reasons
@@ -201,8 +227,10 @@ def illegal_actions(draw: st.DrawFn, game: Rules,
 
 # --------------------------------------------------------------------------- actions()
 
-def draw_action(draw: st.DrawFn, game: Rules, legal: list[dict[str, Any]],
-                illegal: bool) -> dict[str, Any]:
+
+def draw_action(
+    draw: st.DrawFn, game: Rules, legal: list[dict[str, Any]], illegal: bool
+) -> dict[str, Any]:
     """The draw behind `actions()`, given the position's LEGAL (sorted by `sort_legal`).
 
     One draw says how (`MODES`): `pass` / `end-turn` (always legal, and a game of passes
@@ -239,8 +267,10 @@ def actions(game: Rules, *, illegal: bool = True) -> st.SearchStrategy[dict[str,
     or, when `illegal` (about one draw in ten, and always once the game is over), one likely
     to be refused. The position is read when drawing, not when the strategy is built."""
     if not isinstance(game, Rules):
-        raise TypeError(f"game must be an oracle.Rules (e.g. Rules.from_state(STATE)), "
-                        f"not {type(game).__name__}")
+        raise TypeError(
+            f"game must be an oracle.Rules (e.g. Rules.from_state(STATE)), "
+            f"not {type(game).__name__}"
+        )
     if not isinstance(illegal, bool):
         raise TypeError(f"illegal must be a bool, not {illegal!r}")
     return _actions(game, illegal=illegal)
@@ -248,11 +278,19 @@ def actions(game: Rules, *, illegal: bool = True) -> st.SearchStrategy[dict[str,
 
 # --------------------------------------------------------------------------- games()
 
-def _draw_games(draw: st.DrawFn, *, keywords: tuple[str, ...] = KEYWORD_IDS,
-                min_actions: int = 0, max_actions: int = 12, illegal: bool = True,
-                rules: type[Rules] = Rules, boards: st.SearchStrategy[dict[str, Any]] | None = None,
-                lockstep: Any = None) -> Game:
-    """`lockstep` (a generators.differential.Lockstep, for fuzzing): an engine that follows
+
+def _draw_games(
+    draw: st.DrawFn,
+    *,
+    keywords: tuple[str, ...] = KEYWORD_IDS,
+    min_actions: int = 0,
+    max_actions: int = 12,
+    illegal: bool = True,
+    rules: type[Rules] = Rules,
+    boards: st.SearchStrategy[dict[str, Any]] | None = None,
+    lockstep: Any = None,
+) -> Game:
+    """`lockstep` (a generators.lockstep.Lockstep, for fuzzing): an engine that follows
     the game as it is drawn; drawing stops at its first difference, so no action is drawn
     (or shrunk) past it."""
     state = draw(boards if boards is not None else states(keywords=keywords))
@@ -261,8 +299,9 @@ def _draw_games(draw: st.DrawFn, *, keywords: tuple[str, ...] = KEYWORD_IDS,
     legal = start_legal
     steps: list[Step] = []
     n = draw(st.integers(min_actions, max_actions))
-    if lockstep is not None and (lockstep.begin(state, start, start_legal) is not None
-                                 or lockstep.skipped):
+    if lockstep is not None and (
+        lockstep.begin(state, start, start_legal) is not None or lockstep.skipped
+    ):
         n = 0
     while len(steps) < n:
         if not legal and not illegal:
@@ -280,9 +319,15 @@ _draw_games.__name__ = _draw_games.__qualname__ = "games"
 _games = st.composite(_draw_games)
 
 
-def games(*, keywords: Any = KEYWORD_IDS, min_actions: int = 0, max_actions: int = 12,
-          illegal: bool = True, rules: type[Rules] = Rules,
-          boards: st.SearchStrategy[dict[str, Any]] | None = None) -> st.SearchStrategy[Game]:
+def games(
+    *,
+    keywords: Any = KEYWORD_IDS,
+    min_actions: int = 0,
+    max_actions: int = 12,
+    illegal: bool = True,
+    rules: type[Rules] = Rules,
+    boards: st.SearchStrategy[dict[str, Any]] | None = None,
+) -> st.SearchStrategy[Game]:
     """A `Game`: a STATE (from `boards`, default `states(keywords=keywords)`) and between
     `min_actions` and `max_actions` actions drawn with `actions()` while playing `rules`
     (the oracle, or a subclass), with its answers. Without `illegal`, a game stops early
@@ -297,5 +342,11 @@ def games(*, keywords: Any = KEYWORD_IDS, min_actions: int = 0, max_actions: int
     hi = check_count("max_actions", max_actions, maximum=1000)
     if lo > hi:
         raise ValueError(f"min_actions ({lo}) is more than max_actions ({hi})")
-    return _games(keywords=check_keywords(keywords), min_actions=lo, max_actions=hi,
-                  illegal=illegal, rules=rules, boards=boards)
+    return _games(
+        keywords=check_keywords(keywords),
+        min_actions=lo,
+        max_actions=hi,
+        illegal=illegal,
+        rules=rules,
+        boards=boards,
+    )

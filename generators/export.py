@@ -28,20 +28,43 @@ import jsonschema
 import tomli_w
 
 from oracle import Rules
+from palconf import case_checks
 from palconf import cases as case_files
+from palconf.core import MISSING, Diff
 
-from .differential import MISSING, Difference, FieldDiff
+from .lockstep import Difference
 
 SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json\n"
 #: The base rules an action leans on (a case must cite clauses or rules; the reviewer adds
 #: the clauses it tests).
-ACTION_RULES = {"deploy": "B-7", "assign": "B-8", "play": "B-9", "activate": "B-9a",
-                "attack": "B-11", "block": "B-13", "pass": "B-14", "interrupt": "B-14",
-                "end-turn": "B-6"}
+ACTION_RULES = {
+    "deploy": "B-7",
+    "assign": "B-8",
+    "play": "B-9",
+    "activate": "B-9a",
+    "attack": "B-11",
+    "block": "B-13",
+    "pass": "B-14",
+    "interrupt": "B-14",
+    "end-turn": "B-6",
+}
 #: The base rule a differing OBSERVED field is about (the last key of its path).
-FIELD_RULES = {"power": "B-18", "strike": "B-3", "state": "B-4", "zone": "B-2", "night": "B-5",
-               "life": "B-20", "winner": "B-20", "energy": "B-1", "hand": "B-2", "battle": "B-2",
-               "graveyard": "B-2", "structures": "B-8", "turn": "B-6", "active": "B-6"}
+FIELD_RULES = {
+    "power": "B-18",
+    "strike": "B-3",
+    "state": "B-4",
+    "zone": "B-2",
+    "night": "B-5",
+    "life": "B-20",
+    "winner": "B-20",
+    "energy": "B-1",
+    "hand": "B-2",
+    "battle": "B-2",
+    "graveyard": "B-2",
+    "structures": "B-8",
+    "turn": "B-6",
+    "active": "B-6",
+}
 NULL = case_files.NULL
 
 
@@ -75,14 +98,36 @@ def _tomlable(value: Any) -> Any:
     return value
 
 
-def _subset(observed: dict[str, Any], fields: list[FieldDiff]) -> dict[str, Any]:
+#: Diff paths that are not fields of OBSERVED.
+NOT_FIELDS = ("legal", "verdict", "reason", "(state)")
+
+
+def _keys(value: Any, path: str) -> tuple[str, ...] | None:
+    """The keys that lead to `path` (`cards.a1.power`) in `value`, found by walking it (a
+    card id may hold a dot, so the path is not just split); None if there is none."""
+    if not isinstance(value, dict):
+        return None
+    for key in value:
+        k = str(key)
+        if path == k:
+            return (k,)
+        if path.startswith(k + "."):
+            rest = _keys(value[key], path[len(k) + 1 :])
+            if rest is not None:
+                return (k, *rest)
+    return None
+
+
+def _subset(observed: dict[str, Any], fields: list[Diff]) -> dict[str, Any]:
     """The oracle's values at the differing paths, as a nested table. A field the oracle does
     not have (the engine shows an extra one) cannot be expected; it is left out."""
     out: dict[str, Any] = {}
     for f in fields:
-        if f.oracle is MISSING or not f.keys or f.keys[0] in ("legal", "verdict", "reason"):
+        if f.expected is MISSING or f.path in NOT_FIELDS:
             continue
-        keys = f.keys
+        keys = _keys(observed, f.path)
+        if keys is None:
+            raise ExportError(f"the differing field {f.path!r} is not in the oracle's OBSERVED")
         node = out
         value: Any = observed
         for key in keys:
@@ -101,7 +146,7 @@ def _probe(diff: Difference) -> tuple[dict[str, Any], dict[str, str] | None] | N
         rules.apply(action)
     known = set(rules.state.cards) | {"master"}
     for f in diff.fields:
-        action = f.oracle if f.engine is MISSING else f.engine
+        action = f.expected if f.observed is MISSING else f.observed
         if not isinstance(action, dict) or not set(_ids(action)) <= known:
             continue  # a case may only name cards of its setup
         refusal = rules.apply(action)
@@ -111,15 +156,19 @@ def _probe(diff: Difference) -> tuple[dict[str, Any], dict[str, str] | None] | N
 
 def _ids(action: dict[str, Any]) -> list[str]:
     """The card ids an action names (what a case's setup must hold)."""
-    ids = [action[k] for k in ("card", "structure", "attacker", "target", "blocker", "discard")
-           if isinstance(action.get(k), str)]
+    ids = [
+        action[k]
+        for k in ("card", "structure", "attacker", "target", "blocker", "discard")
+        if isinstance(action.get(k), str)
+    ]
     choose = action.get("choose", [])
     return ids + ([c for c in choose if isinstance(c, str)] if isinstance(choose, list) else [])
 
 
 def case_id(diff: Difference) -> str:
-    digest = hashlib.sha256(json.dumps([diff.game.state, diff.game.actions],
-                                       sort_keys=True).encode()).hexdigest()[:10]
+    digest = hashlib.sha256(
+        json.dumps([diff.game.state, diff.game.actions], sort_keys=True).encode()
+    ).hexdigest()[:10]
     return f"fuzz-{digest}"
 
 
@@ -127,7 +176,8 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
     """The case (as TOML-ready data) that passes on the oracle and fails on the engine."""
     actions = list(diff.game.actions)
     refusals: dict[int, dict[str, str] | None] = {
-        n: s.refusal for n, s in enumerate(diff.game.steps, start=1)}
+        n: s.refusal for n, s in enumerate(diff.game.steps, start=1)
+    }
     final: dict[str, Any] = {}
     reason_at: int | None = None
     observed = diff.game.observed_after(diff.step)
@@ -164,20 +214,29 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
             expect.append({"after": n, **entry})
     if after_last == 0:
         expect.append({"after": 0, "observed": _tomlable(final)})
-    cited = {ACTION_RULES[a["do"]] for a in actions
-             if isinstance(a, dict) and a.get("do") in ACTION_RULES}
+    cited = {
+        ACTION_RULES[a["do"]]
+        for a in actions
+        if isinstance(a, dict) and a.get("do") in ACTION_RULES
+    }
     cited |= {"B-21"} if any(r is not None for r in refusals.values()) else set()
-    cited |= {FIELD_RULES[f.keys[-1]] for f in diff.fields if f.keys and f.keys[-1] in FIELD_RULES}
+    cited |= {
+        FIELD_RULES[name]
+        for f in diff.fields
+        if (name := f.path.rsplit(".", 1)[-1]) in FIELD_RULES and f.path not in NOT_FIELDS
+    }
     rules_cited = sorted(cited, key=lambda r: (int(r[2:].rstrip("a")), r))
     cid = case_id(diff)
     where = "after setup" if diff.step == 0 else f"at action {diff.step}"
-    notes = (f"Exported by `palconf fuzz`{f' (seed {seed})' if seed is not None else ''}: "
-             f"engine {diff.engine_name or '(unnamed)'} differed from the oracle {where} "
-             f"({diff.kind}: {diff.summary}). Expectations are the oracle's answers. "
-             "Before committing: check them against the rules text, cite the clauses this "
-             "case tests, give it a title that states the fact, move it to "
-             "cases/<keyword>/ (or interactions/, base/) and rename it to match (the id "
-             "starts with the folder's name).")
+    notes = (
+        f"Exported by `palconf fuzz`{f' (seed {seed})' if seed is not None else ''}: "
+        f"engine {diff.engine_name or '(unnamed)'} differed from the oracle {where} "
+        f"({diff.kind}: {diff.summary}). Expectations are the oracle's answers. "
+        "Before committing: check them against the rules text, cite the clauses this "
+        "case tests, give it a title that states the fact, move it to "
+        "cases/<keyword>/ (or interactions/, base/) and rename it to match (the id "
+        "starts with the folder's name)."
+    )
     return {
         "id": cid,
         "title": f"Generated board where an engine differed from the oracle ({cid[5:]})",
@@ -192,10 +251,12 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
 
 def write_case(case: dict[str, Any], directory: Path) -> Path:
     """Check `case` against the case schema and write `<directory>/<id>.toml`."""
-    errors = sorted(case_files._validator().iter_errors(case), key=lambda e: list(e.path))
+    errors = sorted(case_checks.validator().iter_errors(case), key=lambda e: list(map(str, e.path)))
     if errors:
-        raise ExportError("the exported case is not schema-valid: "
-                          + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5]))
+        raise ExportError(
+            "the exported case is not schema-valid: "
+            + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+        )
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{case['id']}.toml"
     path.write_text(SCHEMA_LINE + tomli_w.dumps(case), encoding="utf-8")

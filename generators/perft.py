@@ -27,8 +27,8 @@ import tomli
 
 from oracle import Rules, StateError
 from oracle.rules import Refusal
-from palconf.engines import Engine, ProtocolViolation
-from palconf.runner import check_reply
+from palconf.core import Engine, ProtocolViolation, Unsupported, act, setup
+from palconf.core import legal as ask_legal
 
 from ._games import action_key, sort_legal
 
@@ -61,16 +61,21 @@ def load_position(path: Path) -> Position:
     if not isinstance(data.get("description", ""), str):
         raise PositionError(f"{where}: `description` must be a string")
     state = data.get("state")
+    if not isinstance(state, dict):
+        raise PositionError(f"{where}: `state` must be a table (a protocol STATE)")
     try:
         Rules.from_state(state)
     except StateError as e:
-        raise PositionError(f"{where}: `state` is not a STATE the oracle loads: "
-                            f"{e.message}") from None
+        raise PositionError(
+            f"{where}: `state` is not a STATE the oracle loads: {e.message}"
+        ) from None
     counts: dict[int, int] = {}
     for entry in data.get("perft", []):
-        if (not isinstance(entry, dict) or set(entry) != {"depth", "nodes"}
-                or not all(isinstance(entry[k], int) and not isinstance(entry[k], bool)
-                           for k in entry)):
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"depth", "nodes"}
+            or not all(isinstance(entry[k], int) and not isinstance(entry[k], bool) for k in entry)
+        ):
             raise PositionError(f"{where}: each `perft` entry is {{depth = D, nodes = N}}")
         counts[entry["depth"]] = entry["nodes"]
     return Position(pid, data.get("description", ""), state, counts, path)
@@ -83,6 +88,7 @@ def load_positions(directory: Path = PERFT_DIR) -> list[Position]:
 
 # --------------------------------------------------------------------------- navigating
 
+
 class Navigator(Protocol):
     def legal(self, path: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         """LEGAL after playing `path` from the position."""
@@ -92,9 +98,11 @@ class EngineDisagrees(Exception):
     """The engine refused an action of the path, one it had listed as legal itself."""
 
     def __init__(self, path: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> None:
-        super().__init__(f"the engine refused an action it had listed as legal: "
-                         f"{action_key(path[-1])} ({reply.get('reason')}: "
-                         f"{reply.get('message', '')})")
+        super().__init__(
+            f"the engine refused an action it had listed as legal: "
+            f"{action_key(path[-1])} ({reply.get('reason')}: "
+            f"{reply.get('message', '')})"
+        )
         self.path = path
         self.reply = reply
 
@@ -116,8 +124,8 @@ class OracleNavigator:
         while common < min(len(keys), len(self.keys)) and keys[common] == self.keys[common]:
             common += 1
         del self.keys[common:]
-        del self.states[common + 1:]
-        for key, action in zip(keys[common:], path[common:]):
+        del self.states[common + 1 :]
+        for key, action in zip(keys[common:], path[common:], strict=True):
             try:
                 g = self.probe.try_action(self.states[-1], action)
             except Refusal as r:
@@ -137,33 +145,39 @@ class EngineNavigator:
         self.keys: list[str] | None = None  # the path the engine is at; None: not set up
         self.requests = 0
 
-    def _request(self, msg: dict[str, Any]) -> dict[str, Any]:
-        self.requests += 1
-        return check_reply(self.engine.request(msg), str(msg.get("cmd")))
-
     def legal(self, path: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+        """LEGAL after `path`. `unsupported` (to the setup or later) is a ProtocolViolation
+        here: a position names only what protocol v1 lists, so there is nothing to skip."""
+        try:
+            return self._legal(path)
+        except Unsupported as e:
+            self.keys = None
+            raise ProtocolViolation(f"the engine cannot play this position: {e}") from None
+
+    def _legal(self, path: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         keys = [action_key(a) for a in path]
-        if self.keys is None or keys[:len(self.keys)] != self.keys:
-            reply = self._request({"cmd": "setup", "state": self.state})
+        if self.keys is None or keys[: len(self.keys)] != self.keys:
+            self.requests += 1
+            reply = setup(self.engine, self.state)
             if not reply["ok"]:
-                raise ProtocolViolation(f"the engine refused the position's setup: "
-                                        f"{reply.get('error')}: {reply.get('message', '')}")
+                raise ProtocolViolation(
+                    f"the engine refused the position's setup: "
+                    f"{reply.get('error')}: {reply.get('message', '')}"
+                )
             self.keys = []
         for i in range(len(self.keys), len(keys)):
-            reply = self._request({"cmd": "act", "action": path[i]})
-            if not reply["ok"]:
+            self.requests += 1
+            refusal = act(self.engine, path[i], i + 1)
+            if refusal is not None:
                 self.keys = None
-                raise EngineDisagrees(path[:i + 1], reply)
+                raise EngineDisagrees(path[: i + 1], refusal)
             self.keys.append(keys[i])
-        reply = self._request({"cmd": "legal"})
-        actions = reply.get("actions")
-        if not reply["ok"] or not isinstance(actions, list):
-            raise ProtocolViolation(f"`legal` failed: {reply.get('error')}: "
-                                    f"{reply.get('message', '')}")
-        return actions
+        self.requests += 1
+        return ask_legal(self.engine, len(path))
 
 
 # --------------------------------------------------------------------------- counting
+
 
 def perft(nav: Navigator, depth: int, path: tuple[dict[str, Any], ...] = ()) -> int:
     """The number of sequences of `depth` legal actions from `path` (bulk-counted)."""
@@ -173,11 +187,13 @@ def perft(nav: Navigator, depth: int, path: tuple[dict[str, Any], ...] = ()) -> 
     return sum(perft(nav, depth - 1, path + (a,)) for a in sort_legal(actions))
 
 
-def divide(nav: Navigator, depth: int, path: tuple[dict[str, Any], ...] = ()
-           ) -> dict[str, tuple[dict[str, Any], int]]:
+def divide(
+    nav: Navigator, depth: int, path: tuple[dict[str, Any], ...] = ()
+) -> dict[str, tuple[dict[str, Any], int]]:
     """Chess's divide: for each legal action, the count of its subtree (depth - 1)."""
-    return {action_key(a): (a, perft(nav, depth - 1, path + (a,)))
-            for a in sort_legal(nav.legal(path))}
+    return {
+        action_key(a): (a, perft(nav, depth - 1, path + (a,))) for a in sort_legal(nav.legal(path))
+    }
 
 
 @dataclass
@@ -209,17 +225,21 @@ def find_split(oracle: Navigator, engine: Navigator, depth: int) -> Split | None
         theirs_list = engine.legal(path)
         theirs = {action_key(a): a for a in theirs_list}
         if ours.keys() != theirs.keys():
-            return Split(path, levels,
-                         sort_legal([a for k, a in ours.items() if k not in theirs]),
-                         sort_legal([a for k, a in theirs.items() if k not in ours]))
+            return Split(
+                path,
+                levels,
+                sort_legal([a for k, a in ours.items() if k not in theirs]),
+                sort_legal([a for k, a in theirs.items() if k not in ours]),
+            )
         if len(theirs_list) != len(theirs):
             return Split(path, levels, note="the engine lists the same action more than once")
         if depth <= 1:
             return None
         rows = []
         for a in sort_legal(list(ours.values())):
-            rows.append(Row(a, perft(oracle, depth - 1, path + (a,)),
-                            perft(engine, depth - 1, path + (a,))))
+            rows.append(
+                Row(a, perft(oracle, depth - 1, path + (a,)), perft(engine, depth - 1, path + (a,)))
+            )
         levels.append(rows)
         first = next((r for r in rows if r.oracle != r.engine), None)
         if first is None:
@@ -230,6 +250,7 @@ def find_split(oracle: Navigator, engine: Navigator, depth: int) -> Split | None
 
 # --------------------------------------------------------------------------- maintenance
 
+
 def main(argv: list[str] | None = None) -> int:
     """Print the oracle's counts of every position up to a depth (default 3), as `perft`
     entries to paste into the data files when the oracle changes on purpose."""
@@ -237,8 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     depth = int(args[0]) if args else 3
     for pos in load_positions():
         counts = [perft(OracleNavigator(pos.state), d) for d in range(1, depth + 1)]
-        entries = ", ".join(f"{{ depth = {d}, nodes = {n} }}" for d, n in
-                            enumerate(counts, start=1))
+        entries = ", ".join(
+            f"{{ depth = {d}, nodes = {n} }}" for d, n in enumerate(counts, start=1)
+        )
         print(f"{pos.id}: perft = [{entries}]")
     return 0
 

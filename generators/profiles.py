@@ -30,7 +30,7 @@ Only failing and shrunk examples are worth sharing: the database holds exactly t
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 from hypothesis import HealthCheck, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -50,15 +50,26 @@ def database(env: Mapping[str, str] | None = None) -> DirectoryBasedExampleDatab
 
 def register_profiles(env: Mapping[str, str] | None = None) -> None:
     """Register the three profiles with Hypothesis (safe to call more than once)."""
-    slow_data = [HealthCheck.too_slow, HealthCheck.data_too_large,
-                 HealthCheck.large_base_example]
-    settings.register_profile("ci", max_examples=EXAMPLES["ci"], derandomize=True,
-                              database=None, deadline=None, print_blob=True,
-                              suppress_health_check=[HealthCheck.too_slow])
-    settings.register_profile("dev", max_examples=EXAMPLES["dev"], deadline=None,
-                              database=database(env))
-    settings.register_profile("fuzz", max_examples=EXAMPLES["fuzz"], deadline=None,
-                              database=database(env), suppress_health_check=slow_data)
+    slow_data = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
+    settings.register_profile(
+        "ci",
+        max_examples=EXAMPLES["ci"],
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    settings.register_profile(
+        "dev", max_examples=EXAMPLES["dev"], deadline=None, database=database(env)
+    )
+    settings.register_profile(
+        "fuzz",
+        max_examples=EXAMPLES["fuzz"],
+        deadline=None,
+        database=database(env),
+        suppress_health_check=slow_data,
+    )
 
 
 def profile_name(env: Mapping[str, str] | None = None) -> str:
@@ -78,7 +89,9 @@ def load_profile(env: Mapping[str, str] | None = None) -> str:
     try:  # ask first: a failed `load_profile` leaves Hypothesis with a half-set profile
         settings.get_profile(name)
     except InvalidArgument:
-        raise ValueError(f"unknown Hypothesis profile {name!r} (HYPOTHESIS_PROFILE); palconf "
-                         f"defines {', '.join(PROFILES)}") from None
+        raise ValueError(
+            f"unknown Hypothesis profile {name!r} (HYPOTHESIS_PROFILE); palconf "
+            f"defines {', '.join(PROFILES)}"
+        ) from None
     settings.load_profile(name)
     return name

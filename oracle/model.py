@@ -19,14 +19,34 @@ IN_PLAY: frozenset[str] = frozenset({"battle", "structures", "assigned"})
 
 #: Keyword ids of section 12, in the order of the rules text.
 KEYWORD_IDS: tuple[str, ...] = (
-    "quick", "on-deploy", "on-attack", "on-assign", "brave", "serious", "interrupt",
-    "vigilance", "taunt", "stealth", "retaliate", "nocturnal", "breakthrough", "assault",
+    "quick",
+    "on-deploy",
+    "on-attack",
+    "on-assign",
+    "brave",
+    "serious",
+    "interrupt",
+    "vigilance",
+    "taunt",
+    "stealth",
+    "retaliate",
+    "nocturnal",
+    "breakthrough",
+    "assault",
 )
 #: How keywords are written on a card (protocol: "written as on the card").
 KEYWORD_NAMES: dict[str, str] = {
-    "Quick": "quick", "Brave": "brave", "Serious": "serious", "Interrupt": "interrupt",
-    "Vigilance": "vigilance", "Taunt": "taunt", "Stealth": "stealth", "Retaliate": "retaliate",
-    "Nocturnal": "nocturnal", "Breakthrough": "breakthrough", "Assault": "assault",
+    "Quick": "quick",
+    "Brave": "brave",
+    "Serious": "serious",
+    "Interrupt": "interrupt",
+    "Vigilance": "vigilance",
+    "Taunt": "taunt",
+    "Stealth": "stealth",
+    "Retaliate": "retaliate",
+    "Nocturnal": "nocturnal",
+    "Breakthrough": "breakthrough",
+    "Assault": "assault",
 }
 NUMBERED: frozenset[str] = frozenset({"brave", "serious"})
 #: An ability's `when` and the keyword that names it.
@@ -153,12 +173,17 @@ class GameState:
 
     def copy(self) -> GameState:
         return GameState(
-            active=self.active, turn=self.turn, night=self.night,
-            life=dict(self.life), energy=dict(self.energy),
+            active=self.active,
+            turn=self.turn,
+            night=self.night,
+            life=dict(self.life),
+            energy=dict(self.energy),
             cards={cid: c.copy() for cid, c in self.cards.items()},
-            step=self.step, priority=self.priority,
+            step=self.step,
+            priority=self.priority,
             attack=replace(self.attack) if self.attack else None,
-            winner=self.winner, pumps=list(self.pumps),
+            winner=self.winner,
+            pumps=list(self.pumps),
         )
 
     def zone(self, player: Player, zone: str) -> list[CardState]:
@@ -173,16 +198,33 @@ class GameState:
 
 _KEYWORD_RE = re.compile(r"^([A-Z][a-z]+)(?: (0|[1-9][0-9]*))?$")
 _OPS = {"pump", "damage", "destroy", "rest", "stand", "night", "energy"}
-_CARD_KEYS = {"id", "kind", "name", "power", "strike", "cost", "state", "keywords", "abilities",
-              "effect", "slots", "assigned"}
+_CARD_KEYS = {
+    "id",
+    "kind",
+    "name",
+    "power",
+    "strike",
+    "cost",
+    "state",
+    "keywords",
+    "abilities",
+    "effect",
+    "slots",
+    "assigned",
+}
 
 
 def _invalid(message: str) -> StateError:
     return StateError("invalid-state", message)
 
 
-def _int(obj: Mapping[str, Any], key: str, where: str, default: int | None = None,
-         minimum: int | None = 0) -> int:
+def _int(
+    obj: Mapping[str, Any],
+    key: str,
+    where: str,
+    default: int | None = None,
+    minimum: int | None = 0,
+) -> int:
     if key not in obj:
         if default is None:
             raise _invalid(f"{where}: `{key}` is required")
@@ -204,8 +246,10 @@ def parse_keyword(text: Any, where: str) -> KeywordInstance:
     kid = KEYWORD_NAMES[m.group(1)]
     number = int(m.group(2)) if m.group(2) is not None else None
     if (kid in NUMBERED) != (number is not None):
-        raise _invalid(f"{where}: keyword {text!r} is malformed"
-                       + (" (it needs a number)" if kid in NUMBERED else " (it takes no number)"))
+        raise _invalid(
+            f"{where}: keyword {text!r} is malformed"
+            + (" (it needs a number)" if kid in NUMBERED else " (it takes no number)")
+        )
     return KeywordInstance(kid, number, text)
 
 
@@ -220,11 +264,11 @@ def parse_effect(obj: Any, where: str) -> Effect:
     target = obj.get("target")
     player = obj.get("player")
     if op in ("pump", "rest", "stand") and target not in ("self", "chosen"):
-        raise _invalid(f"{where}: `{op}` needs target \"self\" or \"chosen\"")
+        raise _invalid(f'{where}: `{op}` needs target "self" or "chosen"')
     if op == "destroy" and target != "chosen":
-        raise _invalid(f"{where}: `destroy` needs target \"chosen\"")
+        raise _invalid(f'{where}: `destroy` needs target "chosen"')
     if op == "damage" and player not in ("opponent", "self"):
-        raise _invalid(f"{where}: `damage` needs player \"opponent\" or \"self\"")
+        raise _invalid(f'{where}: `damage` needs player "opponent" or "self"')
     amount = 0
     if op in ("pump", "damage", "energy"):
         amount = _int(obj, "amount", where, minimum=None if op == "pump" else 0)
@@ -244,8 +288,12 @@ def parse_ability(obj: Any, where: str) -> Ability:
     quick = obj.get("quick", False)
     if not isinstance(quick, bool):
         raise _invalid(f"{where}: `quick` must be a boolean")
-    return Ability(when=when, effect=effect, quick=quick and when == "activate",
-                   cost=_int(obj, "cost", where, default=0))
+    return Ability(
+        when=when,
+        effect=effect,
+        quick=quick and when == "activate",
+        cost=_int(obj, "cost", where, default=0),
+    )
 
 
 def parse_card(obj: Any, where: str) -> tuple[CardDef, Literal["stand", "rest"], list[Any]]:
@@ -256,7 +304,7 @@ def parse_card(obj: Any, where: str) -> tuple[CardDef, Literal["stand", "rest"],
     if not isinstance(cid, str) or not cid:
         raise _invalid(f"{where}: `id` must be a non-empty string")
     if cid == "master":
-        raise _invalid(f"{where}: a card id may not be \"master\"")
+        raise _invalid(f'{where}: a card id may not be "master"')
     where = f"card {cid!r}"
     unknown = set(obj) - _CARD_KEYS
     if unknown:
@@ -297,13 +345,16 @@ def parse_card(obj: Any, where: str) -> tuple[CardDef, Literal["stand", "rest"],
     strike = _int(obj, "strike", where, default=0)
     slots = _int(obj, "slots", where, default=1)
     card = CardDef(
-        id=cid, kind=kind, name=name,
+        id=cid,
+        kind=kind,
+        name=name,
         power=power if kind == "pal" else 0,
         strike=strike if kind == "pal" else 0,
         cost=_int(obj, "cost", where, default=0),
         keywords=tuple(parse_keyword(k, where) for k in kws),
-        abilities=tuple(parse_ability(a, f"{where}.abilities[{i}]")
-                        for i, a in enumerate(abilities)),
+        abilities=tuple(
+            parse_ability(a, f"{where}.abilities[{i}]") for i, a in enumerate(abilities)
+        ),
         effect=effect,
         slots=slots if kind == "structure" else 1,
     )
@@ -322,14 +373,14 @@ def load_state(data: Any) -> GameState:
         raise _invalid(f"STATE: unknown field(s) {sorted(unknown)}")
     active = data.get("active", "A")
     if active not in PLAYERS:
-        raise _invalid(f"`active` must be \"A\" or \"B\", not {active!r}")
+        raise _invalid(f'`active` must be "A" or "B", not {active!r}')
     turn = _int(data, "turn", "STATE", default=1, minimum=1)
     night = data.get("night", False)
     if not isinstance(night, bool):
         raise _invalid("`night` must be a boolean")
     players = data.get("players")
     if not isinstance(players, dict) or set(players) != {"A", "B"}:
-        raise _invalid("`players` must be an object with exactly \"A\" and \"B\"")
+        raise _invalid('`players` must be an object with exactly "A" and "B"')
     life: dict[Player, int] = {}
     energy: dict[Player, int] = {}
     cards: dict[str, CardState] = {}
@@ -364,8 +415,10 @@ def load_state(data: Any) -> GameState:
                 in_play = zone in ("battle", "structures")
                 add(CardState(card, p, zone, state if in_play else "stand"))
                 if len(assigned) > card.slots:
-                    raise _invalid(f"structure {card.id!r}: {len(assigned)} assigned Pals for "
-                                   f"{card.slots} slot(s)")
+                    raise _invalid(
+                        f"structure {card.id!r}: {len(assigned)} assigned Pals for "
+                        f"{card.slots} slot(s)"
+                    )
                 for j, rawp in enumerate(assigned):
                     pal, pstate, _ = parse_card(rawp, f"structure {card.id!r}.assigned[{j}]")
                     if pal.kind != "pal":

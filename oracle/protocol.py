@@ -20,17 +20,21 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 
 class Session:
-    def __init__(self, rules: type[Rules] = Rules, name: str = ENGINE_NAME,
-                 version: str = "0.1.0") -> None:
+    def __init__(
+        self, rules: type[Rules] = Rules, name: str = ENGINE_NAME, version: str = "0.1.0"
+    ) -> None:
         self.rules_class = rules
         self.name = name
         self.version = version
         self.game: Rules | None = None
 
     def hello(self) -> dict[str, Any]:
-        return {"ok": True, "engine": {"name": self.name, "version": self.version},
-                "keywords": [k for k in KEYWORD_IDS if k in self.rules_class.keywords],
-                "commands": list(COMMANDS)}
+        return {
+            "ok": True,
+            "engine": {"name": self.name, "version": self.version},
+            "keywords": [k for k in KEYWORD_IDS if k in self.rules_class.keywords],
+            "commands": list(COMMANDS),
+        }
 
     def handle(self, request: Any) -> dict[str, Any]:
         if not isinstance(request, dict):

@@ -15,12 +15,9 @@ What counts as a fault, and what it becomes (docs/INTERPRETING.md):
 - a JSON reply of the wrong shape (checked against palconf/schemas/protocol/) →
   `ProtocolViolation` naming the field; the stream is fine, no restart.
 
-stderr is drained all the time by a thread into a bounded buffer (an engine that logs a lot
-never blocks on a full pipe); `take_stderr` hands the latest part to the case's result.
-
-The schemas are checked twice over: `fast_check` compiles a schema into plain Python checks
-(fast enough for every reply), and `describe_violation` asks jsonschema for a readable
-message once a reply has failed. tests/test_adapter.py holds the two to the same verdicts.
+stderr is drained all the time by a thread into a bounded buffer (palconf.stderr_buffer);
+`take_stderr` hands the latest part to the case's result. The replies' schemas are
+palconf.protocol_schemas'.
 """
 
 from __future__ import annotations
@@ -31,24 +28,26 @@ import select
 import shlex
 import signal
 import subprocess
-import threading
 import time
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Mapping, NoReturn, Sequence
+from typing import Any, NoReturn
 
-import jsonschema
-from referencing import Registry, Resource
+from .core.engine import (
+    BaseEngine,
+    EngineCrash,
+    EngineFault,
+    EngineInfo,
+    EngineTimeout,
+    ProtocolViolation,
+    parse_hello,
+)
+from .engine_options import DEFAULT_TIMEOUT
+from .protocol_schemas import check_message, check_reply_shape
+from .stderr_buffer import StderrBuffer
 
-from . import paths
-from .engines import (Engine, EngineCrash, EngineFault, EngineInfo, EngineTimeout,
-                      ProtocolViolation, parse_hello)
-from .schemacheck import Check, Compiler, SchemaCompileError
+__all__ = ["DEFAULT_TIMEOUT", "EngineCommandError", "ProcessEngine", "split_command"]
 
-__all__ = ["DEFAULT_TIMEOUT", "EngineCommandError", "ProcessEngine", "SchemaCompileError",
-           "check_reply_shape", "fast_check", "split_command"]
-
-DEFAULT_TIMEOUT = 10.0
 MAX_REPLY_BYTES = 1 << 20
 STDERR_LIMIT = 32 * 1024
 #: How long `close` waits for the engine to answer `bye` and exit before it kills it.
@@ -56,9 +55,6 @@ BYE_GRACE = 2.0
 #: How long to wait for a process that closed stdout to exit, to report its status.
 EXIT_GRACE = 0.5
 SNIPPET = 120
-
-SCHEMA_DIR = paths.SCHEMAS / "protocol"
-SCHEMA_BASE = "https://palconf.invalid/schemas/protocol/v1/"
 
 
 class EngineCommandError(EngineCrash):
@@ -81,133 +77,8 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return argv
 
 
-# ---------------------------------------------------------------- message schemas
-
-@lru_cache(maxsize=1)
-def schema_documents() -> dict[str, dict[str, Any]]:
-    """Every schema of palconf/schemas/protocol by file stem: `observe.response`, `common` …"""
-    docs = {}
-    for path in sorted(SCHEMA_DIR.glob("*.json")):
-        docs[path.name[: -len(".json")]] = json.loads(path.read_text(encoding="utf-8"))
-    return docs
-
-
-@lru_cache(maxsize=1)
-def _registry() -> Registry:  # type: ignore[type-arg]
-    resources = [(doc["$id"], Resource.from_contents(doc)) for doc in schema_documents().values()]
-    return Registry().with_resources(resources)
-
-
-@lru_cache(maxsize=None)
-def json_validator(name: str) -> jsonschema.protocols.Validator:
-    """The jsonschema validator of one message schema (slow; for messages and for `smoke`)."""
-    schema = schema_documents()[name]
-    return jsonschema.Draft202012Validator(schema, registry=_registry())
-
-
-def _where(path: Sequence[Any]) -> str:
-    return ".".join(str(p) for p in path) or "(top level)"
-
-
-def describe_violation(name: str, instance: Any) -> str | None:
-    """What is wrong with `instance` as the message `name` (`act.response` …), or None."""
-    errors = list(json_validator(name).iter_errors(instance))
-    if not errors:
-        return None
-    best = jsonschema.exceptions.best_match(errors)
-    message = best.message
-    if len(message) > 200:
-        message = message[:200] + "…"
-    return f"{_where(best.absolute_path)}: {message}"
-
-
-@lru_cache(maxsize=None)
-def fast_check(name: str) -> Check:
-    """The schema `name` (`observe.response` …) compiled to a quick yes/no function."""
-    docs = schema_documents()
-    return Compiler(docs, SCHEMA_BASE).compile(docs[name], name)
-
-
-def check_message(name: str, instance: Any) -> str | None:
-    """None if `instance` is a valid `name` message; else what is wrong (cheap when valid)."""
-    if fast_check(name)(instance):
-        return None
-    return describe_violation(name, instance) or "does not follow the schema"
-
-
-_REPLY_CHECKS: dict[str, Check | None] = {}
-
-
-def check_reply_shape(cmd: str, reply: Any) -> str | None:
-    """What is wrong with `reply` as the answer to `cmd`, or None. A command v1 does not
-    define (what `smoke` sends to see it refused) only gets the common envelope checked."""
-    check = _REPLY_CHECKS.get(cmd)
-    if check is None and cmd not in _REPLY_CHECKS:
-        name = f"{cmd}.response"
-        check = _REPLY_CHECKS[cmd] = fast_check(name) if name in schema_documents() else None
-    if check is not None:
-        return None if check(reply) else check_message(f"{cmd}.response", reply)
-    if not isinstance(reply, dict):
-        return "(top level): a reply must be a JSON object"
-    if not isinstance(reply.get("ok"), bool):
-        return "ok: must be true or false"
-    return None if reply["ok"] else check_message("error.response", reply)
-
-
-# ---------------------------------------------------------------- stderr
-
-class _StderrBuffer:
-    """The last `limit` bytes an engine wrote to stderr, filled by a daemon thread."""
-
-    def __init__(self, stream: IO[bytes], limit: int) -> None:
-        self.limit = limit
-        self.data = bytearray()
-        self.dropped = 0
-        self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True,
-                                       name="palconf-engine-stderr")
-        self.thread.start()
-
-    def _drain(self, stream: IO[bytes]) -> None:
-        """Read until end of file, then close the pipe: the thread owns it, so the pipe is
-        never closed under a read in progress."""
-        fd = stream.fileno()
-        try:
-            while True:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    return
-                if not chunk:
-                    return
-                self._add(chunk)
-        finally:
-            stream.close()
-
-    def _add(self, chunk: bytes) -> None:
-        with self.lock:
-            self.data += chunk
-            over = len(self.data) - self.limit
-            if over > 0:
-                del self.data[:over]
-                self.dropped += over
-
-    def take(self) -> str:
-        with self.lock:
-            data, dropped = bytes(self.data), self.dropped
-            self.data.clear()
-            self.dropped = 0
-        text = data.decode("utf-8", errors="replace")
-        if dropped:
-            text = f"[… {dropped} earlier bytes of stderr dropped …]\n" + text
-        return text
-
-    def finish(self, wait: float) -> None:
-        """Give the thread a moment to read what a dead process left in the pipe."""
-        self.thread.join(wait)
-
-
 # ---------------------------------------------------------------- the engine process
+
 
 def _snippet(data: bytes) -> str:
     text = data[:SNIPPET].decode("utf-8", errors="replace")
@@ -247,21 +118,30 @@ def _exit_description(status: int | None) -> str:
     return f"exited with status {status}"
 
 
-class ProcessEngine(Engine):
+class ProcessEngine(BaseEngine):
     """An engine in a child process, speaking protocol v1 as JSON lines on stdin/stdout."""
 
-    def __init__(self, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                 start_timeout: float | None = None, max_reply_bytes: int = MAX_REPLY_BYTES,
-                 stderr_limit: int = STDERR_LIMIT, env: Mapping[str, str] | None = None,
-                 cwd: str | Path | None = None, check_replies: bool = True) -> None:
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        start_timeout: float | None = None,
+        max_reply_bytes: int = MAX_REPLY_BYTES,
+        stderr_limit: int = STDERR_LIMIT,
+        env: Mapping[str, str] | None = None,
+        cwd: str | Path | None = None,
+        check_replies: bool = True,
+    ) -> None:
         """`timeout`: seconds to wait for each reply. `start_timeout`: for `hello` (the
         process is starting; default the larger of `timeout` and 10 s). `check_replies`:
         check each reply against the protocol schemas (turn off only to measure)."""
         self.argv = split_command(command)
         self.command = command if isinstance(command, str) else shlex.join(self.argv)
         self.timeout = float(timeout)
-        self.start_timeout = float(start_timeout if start_timeout is not None
-                                   else max(self.timeout, DEFAULT_TIMEOUT))
+        self.start_timeout = float(
+            start_timeout if start_timeout is not None else max(self.timeout, DEFAULT_TIMEOUT)
+        )
         self.max_reply_bytes = max_reply_bytes
         self.stderr_limit = stderr_limit
         self.env = dict(env) if env is not None else None
@@ -270,7 +150,7 @@ class ProcessEngine(Engine):
         self.broken = False  # the process is gone or its stdout cannot be trusted
         self.starts = 0
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: _StderrBuffer | None = None
+        self._stderr: StderrBuffer | None = None
         self._buf = bytearray()
         self._last = "start"  # what the last reply answered, for messages
 
@@ -283,18 +163,30 @@ class ProcessEngine(Engine):
         try:
             # A process group of its own, to kill the engine's children with it; not a new
             # session, which with scheduler autogroups would slow every round trip.
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, bufsize=0, process_group=0,
-                                    close_fds=True, env=self.env, cwd=self.cwd)
+            proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                process_group=0,
+                close_fds=True,
+                env=self.env,
+                cwd=self.cwd,
+            )
         except FileNotFoundError:
-            raise EngineCommandError(f"cannot start the engine: {self.argv[0]!r} not found "
-                                     f"(command: {self.command})") from None
+            raise EngineCommandError(
+                f"cannot start the engine: {self.argv[0]!r} not found (command: {self.command})"
+            ) from None
         except PermissionError:
-            raise EngineCommandError(f"cannot start the engine: {self.argv[0]!r} is not "
-                                     f"executable (command: {self.command})") from None
+            raise EngineCommandError(
+                f"cannot start the engine: {self.argv[0]!r} is not "
+                f"executable (command: {self.command})"
+            ) from None
         except OSError as e:
-            raise EngineCommandError(f"cannot start the engine ({self.command}): "
-                                     f"{e.strerror or e}") from None
+            raise EngineCommandError(
+                f"cannot start the engine ({self.command}): {e.strerror or e}"
+            ) from None
         assert proc.stdin and proc.stdout and proc.stderr
         self._proc = proc
         self.starts += 1
@@ -307,14 +199,16 @@ class ProcessEngine(Engine):
         self._poll_out.register(self._out, select.POLLIN)
         self._poll_in = select.poll()
         self._poll_in.register(self._in, select.POLLOUT)
-        self._stderr = _StderrBuffer(proc.stderr, self.stderr_limit)
+        self._stderr = StderrBuffer(proc.stderr, self.stderr_limit)
         reply = self._exchange({"cmd": "hello", "protocol": 1}, "hello", self.start_timeout)
         problem = check_message("hello.response", reply)
         if problem is not None:
             self._fail(f"the engine's reply to `hello` does not follow the protocol: {problem}")
         if reply.get("ok") is False:
-            self._fail(f"the engine refused `hello` (protocol 1): {reply.get('error')}: "
-                       f"{reply.get('message', '')}")
+            self._fail(
+                f"the engine refused `hello` (protocol 1): {reply.get('error')}: "
+                f"{reply.get('message', '')}"
+            )
         try:
             self.info = parse_hello(reply)
         except EngineFault:
@@ -351,11 +245,13 @@ class ProcessEngine(Engine):
         if self.check_replies:
             problem = check_reply_shape(cmd, reply)
             if problem is not None:
-                raise ProtocolViolation(f"the reply to `{cmd}` does not follow the protocol: "
-                                        f"{problem}")
+                raise ProtocolViolation(
+                    f"the reply to `{cmd}` does not follow the protocol: {problem}"
+                )
         if not isinstance(reply, dict):
-            raise ProtocolViolation(f"the reply to `{cmd}` is not a JSON object: "
-                                    f"{_snippet(json.dumps(reply).encode())}")
+            raise ProtocolViolation(
+                f"the reply to `{cmd}` is not a JSON object: {_snippet(json.dumps(reply).encode())}"
+            )
         return reply
 
     def request_line(self, line: bytes, label: str) -> Any:
@@ -391,12 +287,16 @@ class ProcessEngine(Engine):
                 what = f"not UTF-8: {_snippet(line)}"
             else:
                 what = f"not JSON ({e}): {_snippet(line)}"
-            self._fail(f"the reply to `{label}` is {what}; stdout is for one JSON reply per "
-                       f"line, logs go to stderr")
+            self._fail(
+                f"the reply to `{label}` is {what}; stdout is for one JSON reply per "
+                f"line, logs go to stderr"
+            )
         if self._buf:  # what came with the reply, in the same read
-            self._fail(f"the engine wrote more than one line in reply to `{label}`; the extra: "
-                       f"{_snippet(bytes(self._buf))}; only replies go to stdout, logs go to "
-                       f"stderr")
+            self._fail(
+                f"the engine wrote more than one line in reply to `{label}`; the extra: "
+                f"{_snippet(bytes(self._buf))}; only replies go to stdout, logs go to "
+                f"stderr"
+            )
         return reply
 
     def _check_quiet(self, label: str) -> None:
@@ -409,9 +309,11 @@ class ProcessEngine(Engine):
                 self._crashed(f"after its reply to `{self._last}`, before `{label}`")
             self._buf += chunk
         junk = bytes(self._buf)
-        self._fail(f"the engine wrote to stdout without a request (after its reply to "
-                   f"`{self._last}`): {_snippet(junk)}; only replies go to stdout, logs go to "
-                   f"stderr")
+        self._fail(
+            f"the engine wrote to stdout without a request (after its reply to "
+            f"`{self._last}`): {_snippet(junk)}; only replies go to stdout, logs go to "
+            f"stderr"
+        )
 
     def _send(self, data: bytes, label: str, deadline: float) -> None:
         """Write the whole request; stdin is non-blocking, so an engine that stops reading
@@ -457,9 +359,11 @@ class ProcessEngine(Engine):
                 break
             start = len(buf)
             if start > self.max_reply_bytes:
-                self._fail(f"the reply to `{label}` is over the size bound of "
-                           f"{self.max_reply_bytes} bytes (no end of line after {start} "
-                           f"bytes): {_snippet(bytes(buf))}")
+                self._fail(
+                    f"the reply to `{label}` is over the size bound of "
+                    f"{self.max_reply_bytes} bytes (no end of line after {start} "
+                    f"bytes): {_snippet(bytes(buf))}"
+                )
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not self._poll_out.poll(remaining * 1000):
                 self._timed_out(label, f"no reply within {timeout:g} s")
@@ -468,9 +372,11 @@ class ProcessEngine(Engine):
                 self._crashed(f"while answering `{label}`", bytes(buf))
             buf += chunk
         if end > self.max_reply_bytes:
-            self._fail(f"the reply to `{label}` is over the size bound of "
-                       f"{self.max_reply_bytes} bytes ({end} bytes): "
-                       f"{_snippet(bytes(buf[:end]))}")
+            self._fail(
+                f"the reply to `{label}` is over the size bound of "
+                f"{self.max_reply_bytes} bytes ({end} bytes): "
+                f"{_snippet(bytes(buf[:end]))}"
+            )
         line = bytes(buf[:end])
         del buf[: end + 1]
         return line
@@ -493,8 +399,9 @@ class ProcessEngine(Engine):
         self._kill()
         status = proc.returncode if exited else None
         tail = f" (it had written {_snippet(partial)} of its reply)" if partial else ""
-        raise EngineCrash(f"the engine {_exit_description(status)} {when}{tail}",
-                          stderr=self.take_stderr())
+        raise EngineCrash(
+            f"the engine {_exit_description(status)} {when}{tail}", stderr=self.take_stderr()
+        )
 
     @staticmethod
     def _exited(proc: subprocess.Popen[bytes]) -> bool:

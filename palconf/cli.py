@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import __version__
 
@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="palconf",
         description="Conformance suite and reference oracle for the Pal card game keywords "
-                    "(Comprehensive Rules 1.00, section 12).")
+        "(Comprehensive Rules 1.00, section 12).",
+    )
     parser.add_argument("--version", action="version", version=f"palconf {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:

@@ -3,9 +3,11 @@
 - `OracleEngine`: the reference oracle in-process (or any `oracle.Rules` subclass, such as a
   mutant), through the same request/response layer `palconf serve` uses.
 - `ProcessEngine` (palconf.adapter): any program speaking JSON lines on stdin/stdout.
+- the options that choose one, and the one factory: palconf.engine_options.
 
-A broken engine raises an `EngineFault` subclass; the runner records it as the case's
-`error` or `timeout`, restarts the engine and goes on.
+The engine interface (`Engine`, `BaseEngine`, `EngineInfo`) and the faults are palconf.core's;
+they are named here too, for engine authors (`palconf.engines:OracleEngine`, a subclass of
+`palconf.engines.BaseEngine`).
 """
 
 from __future__ import annotations
@@ -14,14 +16,30 @@ from typing import Any
 
 from oracle import Rules, Session
 
-from .core.engine import (  # noqa: F401
-    BaseEngine, EngineCrash, EngineFault, EngineInfo, EngineTimeout, ProtocolViolation,
+from .core.engine import (
+    BaseEngine,
+    Engine,
+    EngineCrash,
+    EngineFault,
+    EngineInfo,
+    EngineTimeout,
+    ProtocolViolation,
+    Unsupported,
     parse_hello,
 )
 
-
-# The engine interface and its faults live in palconf.core; re-exported here for callers.
-Engine = BaseEngine
+__all__ = [
+    "BaseEngine",
+    "Engine",
+    "EngineCrash",
+    "EngineFault",
+    "EngineInfo",
+    "EngineTimeout",
+    "OracleEngine",
+    "ProtocolViolation",
+    "Unsupported",
+    "parse_hello",
+]
 
 
 class OracleEngine(BaseEngine):

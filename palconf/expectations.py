@@ -32,14 +32,15 @@ and globs that still hold, and the entries of cases the run did not run.
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import tomli
 import tomli_w
 
-from .runner import Result
+from .core import Outcome, Result
 
 #: Outcomes an entry may list (besides `skip`, which stands alone).
 LISTABLE = ("pass", "fail", "error", "timeout")
@@ -86,8 +87,9 @@ class Entry:
         return " ".join(x for x in (self.note, self.link and f"<{self.link}>") if x)
 
     def to_toml(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"outcome": self.outcomes[0] if len(self.outcomes) == 1
-                               else list(self.outcomes)}
+        out: dict[str, Any] = {
+            "outcome": self.outcomes[0] if len(self.outcomes) == 1 else list(self.outcomes)
+        }
         if self.note:
             out["note"] = self.note
         if self.link:
@@ -104,24 +106,30 @@ def parse_entry(pattern: str, raw: Any, where: str) -> Entry:
         raise ExpectationsError(f"{at}: must be a table with `outcome` (and `note`, `link`)")
     unknown = sorted(set(raw) - set(ENTRY_FIELDS))
     if unknown:
-        raise ExpectationsError(f"{at}: unknown field(s) {', '.join(unknown)}; allowed: "
-                                f"{', '.join(ENTRY_FIELDS)}")
+        raise ExpectationsError(
+            f"{at}: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(ENTRY_FIELDS)}"
+        )
     if "outcome" not in raw:
         raise ExpectationsError(f"{at}: `outcome` is missing")
     outcome = raw["outcome"]
     outcomes = (outcome,) if isinstance(outcome, str) else outcome
-    if (not isinstance(outcomes, (list, tuple)) or not outcomes
-            or not all(isinstance(o, str) for o in outcomes)):
-        raise ExpectationsError(f"{at}: `outcome` must be a string or a non-empty list of "
-                                f"strings")
+    if (
+        not isinstance(outcomes, (list, tuple))
+        or not outcomes
+        or not all(isinstance(o, str) for o in outcomes)
+    ):
+        raise ExpectationsError(f"{at}: `outcome` must be a string or a non-empty list of strings")
     outcomes = tuple(dict.fromkeys(outcomes))
     if "skip" in outcomes and len(outcomes) > 1:
-        raise ExpectationsError(f"{at}: `skip` means the case is not run; it cannot be listed "
-                                f"with other outcomes")
+        raise ExpectationsError(
+            f"{at}: `skip` means the case is not run; it cannot be listed with other outcomes"
+        )
     bad = [o for o in outcomes if o not in LISTABLE and o != "skip"]
     if bad:
-        raise ExpectationsError(f"{at}: unknown outcome(s) {', '.join(map(repr, bad))}; use "
-                                f"{', '.join(LISTABLE)}, or skip")
+        raise ExpectationsError(
+            f"{at}: unknown outcome(s) {', '.join(map(repr, bad))}; use "
+            f"{', '.join(LISTABLE)}, or skip"
+        )
     for name in ("note", "link"):
         if name in raw and not isinstance(raw[name], str):
             raise ExpectationsError(f"{at}: `{name}` must be a string")
@@ -140,28 +148,32 @@ class Expectations:
     # -- reading
 
     @classmethod
-    def load(cls, path: Path) -> "Expectations":
+    def load(cls, path: Path) -> Expectations:
         """Read a file; ExpectationsError (never a traceback) when it cannot be used."""
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise ExpectationsError(f"{path}: no such file (add --update-expectations to "
-                                    f"create it from this run)") from None
+            raise ExpectationsError(
+                f"{path}: no such file (add --update-expectations to create it from this run)"
+            ) from None
         except (OSError, UnicodeDecodeError) as e:
             raise ExpectationsError(f"{path}: cannot read: {e}") from None
         return cls.parse(text, str(path), path)
 
     @classmethod
-    def parse(cls, text: str, where: str = "(expectations)",
-              path: Path | None = None) -> "Expectations":
+    def parse(
+        cls, text: str, where: str = "(expectations)", path: Path | None = None
+    ) -> Expectations:
         try:
             data = tomli.loads(text)
         except tomli.TOMLDecodeError as e:
             raise ExpectationsError(f"{where}: TOML syntax: {e}") from None
         unknown = sorted(set(data) - {"cases"})
         if unknown:
-            raise ExpectationsError(f"{where}: unknown top-level key(s) {', '.join(unknown)}; "
-                                    f"entries go in [cases.\"ID-OR-GLOB\"] tables")
+            raise ExpectationsError(
+                f"{where}: unknown top-level key(s) {', '.join(unknown)}; "
+                f'entries go in [cases."ID-OR-GLOB"] tables'
+            )
         cases = data.get("cases", {})
         if not isinstance(cases, dict):
             raise ExpectationsError(f"{where}: `cases` must be a table")
@@ -187,34 +199,37 @@ class Expectations:
         """Set the result's outcome from its raw outcome and its listing (xfail, xpass …);
         return whether it matches the expectations. Idempotent, so results read back for
         `--resume` can be judged again."""
-        raw = raw_outcome(result)
+        raw = Outcome(raw_outcome(result))
         entry = self.entry_for(result.id)
         expected = entry.outcomes if entry else DEFAULT
-        result.expected = list(entry.outcomes) if entry else []
+        result.expected = tuple(entry.outcomes) if entry else ()
         result.note = entry.describe() if entry else ""
         result.actual = ""
         result.outcome = raw
-        if raw == "skip":
+        if raw == Outcome.SKIP:
             return True
         if raw in expected:
             if raw in FAILING:
-                result.outcome, result.actual = "xfail", raw
+                result.outcome, result.actual = Outcome.XFAIL, raw.value
             return True
-        if raw == "pass":
-            result.outcome, result.actual = "xpass", raw
+        if raw == Outcome.PASS:
+            result.outcome, result.actual = Outcome.XPASS, raw.value
         return False
 
     def unmatched(self, case_ids: Iterable[str]) -> list[Entry]:
         """Entries that match none of these case ids (stale names)."""
         ids = list(case_ids)
-        return [e for e in self.entries
-                if not any(fnmatch.fnmatchcase(i, e.pattern) if e.glob else i == e.pattern
-                           for i in ids)]
+        return [
+            e
+            for e in self.entries
+            if not any(fnmatch.fnmatchcase(i, e.pattern) if e.glob else i == e.pattern for i in ids)
+        ]
 
     # -- writing
 
-    def updated(self, results: Iterable[Result], known_ids: Iterable[str] | None = None
-                ) -> "Expectations":
+    def updated(
+        self, results: Iterable[Result], known_ids: Iterable[str] | None = None
+    ) -> Expectations:
         """The file as this run says it should be.
 
         For each case the run ran: nothing if it passed or was skipped by the engine; else its
@@ -251,8 +266,7 @@ class Expectations:
             if outcome == "skip" or (entry is None and outcome == "pass"):
                 continue
             old = self.entry_for(cid)
-            added.append(Entry(cid, (outcome,), old.note if old else "",
-                               old.link if old else ""))
+            added.append(Entry(cid, (outcome,), old.note if old else "", old.link if old else ""))
         return Expectations(kept + sorted(added, key=lambda e: e.pattern), self.path)
 
     def dumps(self) -> str:

@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from oracle import Rules, StateError
 
@@ -20,8 +21,11 @@ from .runner import run_case
 SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json"
 INTERACTIONS = "interactions"
 #: Words that make a title a wish instead of a fact, or say nothing.
-VAGUE = re.compile(r"\b(should|must work|works correctly|test(s|ing)?\b|check(s|ing)?\b|"
-                   r"correct(ly)?|properly|as expected)\b", re.IGNORECASE)
+VAGUE = re.compile(
+    r"\b(should|must work|works correctly|test(s|ing)?\b|check(s|ing)?\b|"
+    r"correct(ly)?|properly|as expected)\b",
+    re.IGNORECASE,
+)
 MIN_TITLE_WORDS = 5
 
 
@@ -56,7 +60,7 @@ def several_reasons(case: Case) -> list[tuple[int, str, list[str]]]:
         game = Rules.from_state(case.setup)
     except StateError:
         return []
-    out = []
+    out: list[tuple[int, str, list[str]]] = []
     for n, step in enumerate(case.steps, start=1):
         exp = case.expectation_after(n)
         if step.kind == "setup":
@@ -86,7 +90,9 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
             path = root.parent / case.path
         text = path.read_text(encoding="utf-8") if path.exists() else ""
 
-        def problem(message: str, field: list[str | int] | None = None) -> None:
+        def problem(
+            message: str, field: list[str | int] | None = None, case: Case = case, text: str = text
+        ) -> None:
             problems.append(Problem(case.path, message, locate(text, field) if field else None))
 
         if text and text.splitlines()[0].strip() != SCHEMA_LINE:
@@ -94,8 +100,11 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
         folder = Path(case.path).parts[0] if len(Path(case.path).parts) > 1 else ""
         want = expected_folder(case, registry)
         if folder != want:
-            problem(f"belongs in cases/{want}/ (it tests {', '.join(case.keywords)}), "
-                    f"not cases/{folder}/", ["clauses"])
+            problem(
+                f"belongs in cases/{want}/ (it tests {', '.join(case.keywords)}), "
+                f"not cases/{folder}/",
+                ["clauses"],
+            )
         prefix = {BASE: "base-", INTERACTIONS: "ix-"}.get(want, want + "-")
         if not case.id.startswith(prefix):
             problem(f"the id of a case in cases/{want}/ starts with `{prefix}`", ["id"])
@@ -105,11 +114,12 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
         titles.setdefault(key, case.id)
         vague = VAGUE.search(case.title)
         if vague:
-            problem(f"title is not a plain statement of fact: "
-                    f"{vague.group(0)!r}", ["title"])
+            problem(f"title is not a plain statement of fact: {vague.group(0)!r}", ["title"])
         if len(case.title.split()) < MIN_TITLE_WORDS:
-            problem(f"title is too short to say what happens ({len(case.title.split())} words)",
-                    ["title"])
+            problem(
+                f"title is too short to say what happens ({len(case.title.split())} words)",
+                ["title"],
+            )
         board = json.dumps([case.setup, case.actions], sort_keys=True)
         if board in boards:
             problem(f"same setup and actions as {boards[board]}", ["setup"])
@@ -121,17 +131,25 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
             continue
         for n, demanded, codes in several_reasons(case):
             if REASONS_RULE not in case.rules:
-                problem(f"action {n} demands {demanded!r} where several rules are broken "
-                        f"({', '.join(codes)}): demand none (`refused = true`), or test the "
-                        f"order and cite {REASONS_RULE}", ["expect"])
+                problem(
+                    f"action {n} demands {demanded!r} where several rules are broken "
+                    f"({', '.join(codes)}): demand none (`refused = true`), or test the "
+                    f"order and cite {REASONS_RULE}",
+                    ["expect"],
+                )
             elif demanded != codes[0]:
-                problem(f"action {n} demands {demanded!r}, but the order of the REASON table "
-                        f"gives {codes[0]!r} (broken: {', '.join(codes)})", ["expect"])
+                problem(
+                    f"action {n} demands {demanded!r}, but the order of the REASON table "
+                    f"gives {codes[0]!r} (broken: {', '.join(codes)})",
+                    ["expect"],
+                )
         result = run_case(engine, case)
         if result.outcome != "pass":
             detail = "; ".join(str(d) for d in result.diffs[:3])
-            problem(f"does not pass on the oracle: {result.message}"
-                    + (f" ({detail})" if detail else ""))
+            problem(
+                f"does not pass on the oracle: {result.message}"
+                + (f" ({detail})" if detail else "")
+            )
     return problems
 
 
@@ -149,18 +167,18 @@ def instances_in_setup(case: Case, keyword: str) -> int:
     when = {"on-deploy": "deploy", "on-attack": "attack", "on-assign": "assign"}.get(keyword)
     n = 0
 
-    def card(c: dict[str, object]) -> None:
+    def card(c: dict[str, Any]) -> None:
         nonlocal n
-        for kw in c.get("keywords", []):  # type: ignore[union-attr]
+        for kw in c.get("keywords", []):
             word = str(kw).split(" ")[0].lower()
             if word == keyword:
                 n += 1
-        for ab in c.get("abilities", []):  # type: ignore[union-attr]
-            if when and ab.get("when") == when:  # type: ignore[union-attr]
+        for ab in c.get("abilities", []):
+            if when and ab.get("when") == when:
                 n += 1
-            if keyword == "quick" and ab.get("quick"):  # type: ignore[union-attr]
+            if keyword == "quick" and ab.get("quick"):
                 n += 1
-        for p in c.get("assigned", []):  # type: ignore[union-attr]
+        for p in c.get("assigned", []):
             card(p)
 
     for pdata in case.setup.get("players", {}).values():
@@ -176,9 +194,9 @@ def pair_cases(cases: list[Case], registry: Registry) -> dict[str, list[str]]:
     instances of it in play or in hand."""
     table: dict[str, list[str]] = defaultdict(list)
     for case in cases:
-        tested = [k for k in case.keywords if k != BASE]
+        tested = [k for k in case.keywords if k in registry.keywords]
         for i, a in enumerate(tested):
-            for b in tested[i + 1:]:
+            for b in tested[i + 1 :]:
                 x, y = sorted((a, b), key=list(registry.keywords).index)
                 table[pair_key(x, y)].append(case.id)
             if instances_in_setup(case, a) >= 2:

@@ -67,9 +67,10 @@ def load(path: Path | None = None) -> Registry:
             per = tomli.loads((path.parent / meta["clauses"]).read_text(encoding="utf-8"))
             for cid, text in per.get("clauses", {}).items():
                 texts.setdefault(cid, {})[version] = text
-    clauses = {cid: Clause(cid, c["keyword"], bool(c["testable"]), c.get("summary", ""),
-                           texts[cid])
-               for cid, c in data["clauses"].items()}
+    clauses = {
+        cid: Clause(cid, c["keyword"], bool(c["testable"]), c.get("summary", ""), texts[cid])
+        for cid, c in data["clauses"].items()
+    }
     return Registry(
         current=data["meta"]["current"],
         keywords={k: v["name"] for k, v in data["keywords"].items()},

@@ -17,9 +17,10 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import tomli
 
@@ -101,7 +102,7 @@ def best_match(old: str, sentences: list[str]) -> tuple[float, str]:
     best = (0.0, "")
     for size in {n, max(1, n - 1), n + 1}:
         for i in range(0, max(1, len(sentences) - size + 1)):
-            cand = " ".join(sentences[i:i + size])
+            cand = " ".join(sentences[i : i + size])
             ratio = difflib.SequenceMatcher(None, old, cand, autojunk=False).ratio()
             if ratio > best[0]:
                 best = (ratio, cand)
@@ -138,20 +139,26 @@ def load_version(registry: Registry, ref: str, rules_root: Path | None = None) -
     if ref in registry.versions:
         texts = {cid: c.text[ref] for cid, c in registry.clauses.items() if ref in c.text}
         v = Version(ref, texts, parse_rules_text(registry.rules_text(ref, rules_root)))
-        v.unassigned = align(texts, keyword_of, registry.rules_text(ref, rules_root), ref).unassigned
+        v.unassigned = align(
+            texts, keyword_of, registry.rules_text(ref, rules_root), ref
+        ).unassigned
         return v
     path = Path(ref)
     if not path.is_file():
-        raise FileNotFoundError(f"{ref!r} is neither a rules version ({', '.join(registry.versions)}) "
-                                "nor a file")
+        raise FileNotFoundError(
+            f"{ref!r} is neither a rules version ({', '.join(registry.versions)}) nor a file"
+        )
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".toml":  # a clauses.toml of the project's format
         data = tomli.loads(text)
         src = path.parent / "section12.txt"
         sections = parse_rules_text(src.read_text(encoding="utf-8")) if src.exists() else {}
         return Version(str(data.get("version", path.parent.name)), dict(data["clauses"]), sections)
-    base = {cid: c.text[registry.current] for cid, c in registry.clauses.items()
-            if registry.current in c.text}
+    base = {
+        cid: c.text[registry.current]
+        for cid, c in registry.clauses.items()
+        if registry.current in c.text
+    }
     return align(base, keyword_of, text, path.name)
 
 
@@ -165,8 +172,14 @@ class ClauseChange:
     cases: list[str]
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "keyword": self.keyword, "kind": self.kind, "old": self.old,
-                "new": self.new, "cases": self.cases}
+        return {
+            "id": self.id,
+            "keyword": self.keyword,
+            "kind": self.kind,
+            "old": self.old,
+            "new": self.new,
+            "cases": self.cases,
+        }
 
 
 @dataclass
@@ -180,10 +193,15 @@ class RulesDiff:
     unassigned: dict[str, list[str]]  # new sentences no clause covers
 
     def to_json(self) -> dict[str, Any]:
-        return {"old": self.old, "new": self.new,
-                "changes": [c.to_json() for c in self.changes],
-                "keywords_added": self.keywords_added, "keywords_removed": self.keywords_removed,
-                "orphaned_cases": self.orphaned, "unassigned": self.unassigned}
+        return {
+            "old": self.old,
+            "new": self.new,
+            "changes": [c.to_json() for c in self.changes],
+            "keywords_added": self.keywords_added,
+            "keywords_removed": self.keywords_removed,
+            "orphaned_cases": self.orphaned,
+            "unassigned": self.unassigned,
+        }
 
 
 def citing(cases: Iterable[Case]) -> dict[str, list[str]]:
@@ -199,25 +217,39 @@ def diff_versions(old: Version, new: Version, registry: Registry, cases: list[Ca
     keyword_of = {cid: c.keyword for cid, c in registry.clauses.items()}
     changes: list[ClauseChange] = []
     order = {cid: i for i, cid in enumerate(registry.clauses)}
-    for cid in sorted(set(old.clauses) | set(new.clauses), key=lambda c: (order.get(c, 1 << 30), c)):
+    for cid in sorted(
+        set(old.clauses) | set(new.clauses), key=lambda c: (order.get(c, 1 << 30), c)
+    ):
         a, b = old.clauses.get(cid), new.clauses.get(cid)
         if a == b:
             continue
-        kind = "changed" if a is not None and b is not None else ("added" if a is None else "removed")
-        changes.append(ClauseChange(cid, keyword_of.get(cid, cid.split(".")[0]), kind, a, b,
-                                    cites.get(cid, [])))
+        kind = "changed" if a is not None and b is not None else "added" if a is None else "removed"
+        changes.append(
+            ClauseChange(
+                cid, keyword_of.get(cid, cid.split(".")[0]), kind, a, b, cites.get(cid, [])
+            )
+        )
     old_kw, new_kw = set(old.sections), set(new.sections)
     added = sorted(new_kw - old_kw)
     removed = sorted(old_kw - new_kw)
     gone = {c.id for c in changes if c.kind == "removed"}
-    orphaned = sorted({case.id for case in cases
-                       if any(cid in gone or keyword_of.get(cid) in removed for cid in case.clauses)})
-    unassigned = {k: fresh for k, v in new.unassigned.items()
-                  if (fresh := [s for s in v if s not in old.unassigned.get(k, [])])}
+    orphaned = sorted(
+        {
+            case.id
+            for case in cases
+            if any(cid in gone or keyword_of.get(cid) in removed for cid in case.clauses)
+        }
+    )
+    unassigned = {
+        k: fresh
+        for k, v in new.unassigned.items()
+        if (fresh := [s for s in v if s not in old.unassigned.get(k, [])])
+    }
     return RulesDiff(old.name, new.name, changes, added, removed, orphaned, unassigned)
 
 
 # ---------------------------------------------------------------- stale cases
+
 
 @dataclass
 class Staleness:
@@ -258,8 +290,11 @@ def staleness(case: Case, registry: Registry) -> Staleness:
 
 def bless_text(text: str, version: str, hashes: dict[str, str]) -> str:
     """Record `rules_version` and `clause_hashes` in a case file's text, keeping the rest."""
-    lines = [line for line in text.splitlines()
-             if not re.match(r"^(rules_version|clause_hashes)\s*=", line)]
+    lines = [
+        line
+        for line in text.splitlines()
+        if not re.match(r"^(rules_version|clause_hashes)\s*=", line)
+    ]
     at = next(i for i, line in enumerate(lines) if re.match(r"^id\s*=", line)) + 1
     inline = ", ".join(f'"{k}" = "{v}"' for k, v in hashes.items())
     lines[at:at] = [f'rules_version = "{version}"', f"clause_hashes = {{ {inline} }}"]

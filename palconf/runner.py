@@ -17,8 +17,20 @@ from typing import Any
 
 from .cases import SETUP_ERRORS, Case, Expectation, LegalExpectation, Step
 from .core import (
-    MISSING, Diff, Engine, EngineFault, Outcome, ProtocolViolation, Result, Unsupported,
-    check_reply, compare, legal_diffs, observe, setup, state_changes,
+    MISSING,
+    Diff,
+    Engine,
+    EngineFault,
+    Outcome,
+    ProtocolViolation,
+    Result,
+    Unsupported,
+    check_reply,
+    compare,
+    legal_diffs,
+    observe,
+    setup,
+    state_changes,
 )
 from .core import legal as ask_legal
 from .core.compare import canonical, matches, show
@@ -48,8 +60,9 @@ class _Play:
     def run(self) -> None:
         reply = setup(self.engine, self.case.setup)
         if not reply["ok"]:
-            raise ProtocolViolation(f"the engine refused the case's setup: {reply['error']}: "
-                                    f"{reply.get('message', '')}")
+            raise ProtocolViolation(
+                f"the engine refused the case's setup: {reply['error']}: {reply.get('message', '')}"
+            )
         state = observe(self.engine, 0)
         self.check(0, state, None, None)
         for n, step in enumerate(self.case.steps, start=1):
@@ -61,18 +74,26 @@ class _Play:
         """The step's request; None when accepted, else the refusal reply."""
         exp = self.case.expectation_after(n)
         demanded = exp.refused if exp is not None else None
-        reply = check_reply(self.engine.request(step.request()), step.request()["cmd"],
-                            unsupported_skips=not (step.kind == "setup"
-                                                   and demanded in SETUP_ERRORS))
+        reply = check_reply(
+            self.engine.request(step.request()),
+            step.request()["cmd"],
+            unsupported_skips=not (step.kind == "setup" and demanded in SETUP_ERRORS),
+        )
         if reply["ok"]:
             return None
         if step.kind == "act" and reply["error"] != "illegal":
-            raise ProtocolViolation(f"`act` at step {n} answered error {reply['error']!r}: "
-                                    f"{reply.get('message', '')}")
+            raise ProtocolViolation(
+                f"`act` at step {n} answered error {reply['error']!r}: {reply.get('message', '')}"
+            )
         return reply
 
-    def check(self, n: int, state: dict[str, Any], before: dict[str, Any] | None,
-              refusal: dict[str, Any] | None) -> None:
+    def check(
+        self,
+        n: int,
+        state: dict[str, Any],
+        before: dict[str, Any] | None,
+        refusal: dict[str, Any] | None,
+    ) -> None:
         exp = self.case.expectation_after(n)
         if n:
             self.check_verdict(n, exp, state, before, refusal)
@@ -83,29 +104,41 @@ class _Play:
         if exp is not None and exp.legal is not None:
             self.check_legal(n, exp.legal)
 
-    def check_verdict(self, n: int, exp: Expectation | None, state: dict[str, Any],
-                      before: dict[str, Any] | None, refusal: dict[str, Any] | None) -> None:
+    def check_verdict(
+        self,
+        n: int,
+        exp: Expectation | None,
+        state: dict[str, Any],
+        before: dict[str, Any] | None,
+        refusal: dict[str, Any] | None,
+    ) -> None:
         step = self.case.steps[n - 1]
         code_field = "error" if step.kind == "setup" else "reason"
         label = f"setup step {n}" if step.kind == "setup" else f"action {n}"
         if exp is not None and exp.refused is not None:
             if refusal is None:
                 want = f" ({exp.refused})" if isinstance(exp.refused, str) else ""
-                raise CaseFailed(n, f"{label} was accepted; it must be refused{want}: "
-                                    f"{step.describe()}")
+                raise CaseFailed(
+                    n, f"{label} was accepted; it must be refused{want}: {step.describe()}"
+                )
             if isinstance(exp.refused, str) and refusal.get(code_field) != exp.refused:
-                raise CaseFailed(n, f"{label} was refused with {code_field} "
-                                    f"{refusal.get(code_field)!r}, expected {exp.refused!r}",
-                                 [Diff(code_field, exp.refused,
-                                       refusal.get(code_field, MISSING))])
+                raise CaseFailed(
+                    n,
+                    f"{label} was refused with {code_field} "
+                    f"{refusal.get(code_field)!r}, expected {exp.refused!r}",
+                    [Diff(code_field, exp.refused, refusal.get(code_field, MISSING))],
+                )
             assert before is not None
             changes = state_changes(before, state)
             if changes:
                 raise CaseFailed(n, f"{label} was refused but changed the state", changes)
         elif refusal is not None:
-            raise CaseFailed(n, f"{label} was refused ({refusal.get(code_field)}: "
-                                f"{refusal.get('message', '')}); it must be accepted: "
-                                f"{step.describe()}")
+            raise CaseFailed(
+                n,
+                f"{label} was refused ({refusal.get(code_field)}: "
+                f"{refusal.get('message', '')}); it must be accepted: "
+                f"{step.describe()}",
+            )
 
     def check_legal(self, n: int, exp: LegalExpectation) -> None:
         if not self.offers_legal:
@@ -117,11 +150,16 @@ class _Play:
             diffs += legal_diffs(exp.exactly, listed)
         present = {canonical(a) for a in listed}
         diffs += [Diff("legal", a, MISSING) for a in exp.includes if canonical(a) not in present]
-        diffs += [Diff("legal (excluded)", pattern, a) for pattern in exp.excludes
-                  for a in listed if matches(pattern, a)]
+        diffs += [
+            Diff("legal (excluded)", pattern, a)
+            for pattern in exp.excludes
+            for a in listed
+            if matches(pattern, a)
+        ]
         if diffs:
-            raise CaseFailed(n, f"{_where(n)}: `legal` differs in {len(diffs)} action(s)",
-                             _dedupe(diffs))
+            raise CaseFailed(
+                n, f"{_where(n)}: `legal` differs in {len(diffs)} action(s)", _dedupe(diffs)
+            )
 
 
 def _where(n: int) -> str:
@@ -149,21 +187,32 @@ def play_case(engine: Engine, case: Case) -> int:
 
 def run_case(engine: Engine, case: Case) -> Result:
     base: dict[str, Any] = dict(
-        id=case.id, keywords=case.keywords, clauses=case.clauses, path=case.path,
-        interpretations=case.interpretations, rules=case.rules, title=case.title,
-        engine=engine.info.name)
+        id=case.id,
+        keywords=case.keywords,
+        clauses=case.clauses,
+        path=case.path,
+        interpretations=case.interpretations,
+        rules=case.rules,
+        title=case.title,
+        engine=engine.info.name,
+    )
     missing = sorted(case.needs - engine.info.keywords)
     if missing:
-        return Result(outcome=Outcome.SKIP,
-                      message=f"engine does not implement: {', '.join(missing)}", **base)
+        return Result(
+            outcome=Outcome.SKIP, message=f"engine does not implement: {', '.join(missing)}", **base
+        )
     start = time.perf_counter()
-    outcome, message, step, diffs, stderr = Outcome.PASS, "", None, (), ""
+    outcome, message, stderr = Outcome.PASS, "", ""
+    step: int | None = None
+    diffs: tuple[Diff, ...] = ()
     try:
         unchecked = play_case(engine, case)
         if unchecked:
             outcome = Outcome.SKIP
-            message = (f"the engine does not offer `legal`: {unchecked} legal expectation(s) "
-                       "not checked (every other expectation held)")
+            message = (
+                f"the engine does not offer `legal`: {unchecked} legal expectation(s) "
+                "not checked (every other expectation held)"
+            )
     except CaseFailed as f:
         outcome, message, step, diffs = Outcome.FAIL, f.message, f.step, tuple(f.diffs)
     except Unsupported as s:
@@ -171,8 +220,15 @@ def run_case(engine: Engine, case: Case) -> Result:
     except EngineFault as e:
         outcome, message, stderr = Outcome(e.outcome), e.message, e.stderr
     duration = round((time.perf_counter() - start) * 1000, 3)
-    return Result(outcome=outcome, message=message, step=step, diffs=diffs,
-                  duration_ms=duration, stderr=stderr or engine.take_stderr(), **base)
+    return Result(
+        outcome=outcome,
+        message=message,
+        step=step,
+        diffs=diffs,
+        duration_ms=duration,
+        stderr=stderr or engine.take_stderr(),
+        **base,
+    )
 
 
 class RunStopped(Exception):
@@ -180,8 +236,9 @@ class RunStopped(Exception):
     stand; the cases not run are left for `--resume`."""
 
 
-def run_cases(engine: Engine, cases: Iterable[Case],
-              max_restarts: int = DEFAULT_MAX_RESTARTS) -> Iterator[Result]:
+def run_cases(
+    engine: Engine, cases: Iterable[Case], max_restarts: int = DEFAULT_MAX_RESTARTS
+) -> Iterator[Result]:
     """Run each case, yielding its result as soon as it is known.
 
     Restart policy: after a timeout, or an error that left the engine unusable (its
@@ -199,7 +256,8 @@ def run_cases(engine: Engine, cases: Iterable[Case],
                     raise RunStopped(
                         f"the engine broke {in_a_row + 1} time(s) in a row and "
                         f"{max_restarts} restart(s) in a row is the limit; last fault: "
-                        f"{last_fault}")
+                        f"{last_fault}"
+                    )
                 in_a_row += 1
                 try:
                     engine.restart()
@@ -209,23 +267,10 @@ def run_cases(engine: Engine, cases: Iterable[Case],
             needs_restart = False
         result = run_case(engine, case)
         if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT) and (
-                engine.broken or result.outcome == Outcome.TIMEOUT):
+            engine.broken or result.outcome == Outcome.TIMEOUT
+        ):
             needs_restart = True
             last_fault = f"{case.id}: {result.outcome}: {result.message}"
         elif result.outcome != Outcome.SKIP:
             in_a_row = 0
         yield result
-
-
-# ---------------------------------------------------------------- TEMPORARY compatibility
-# (removed once every caller imports from palconf.core)
-from .core import MISSING as MISSING  # noqa: E402
-from .core import check_reply as check_reply  # noqa: E402
-from .core import observe as observe  # noqa: E402
-from .core.outcomes import OUTCOMES as OUTCOMES  # noqa: E402
-
-CaseSkipped = Unsupported
-
-
-def match(expected: Any, observed: Any, path: str = "") -> list[Diff]:
-    return compare(expected, observed, subset=True, path=path)

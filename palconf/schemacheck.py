@@ -1,7 +1,7 @@
 """JSON Schemas compiled to plain Python checks: a yes/no answer about a hundred times
 quicker than jsonschema, for the hot paths (every engine reply, every case file). jsonschema
 still words the error once a check has said no; the tests hold the two to the same verdicts
-(tests/test_adapter.py, tests/test_fast_paths.py).
+(tests/test_protocol_schemas.py, tests/test_fast_paths.py).
 
 Only the keywords the project's schemas use are implemented (`_KNOWN`), with their JSON
 Schema 2020-12 meaning; any other keyword is an error at compile time, so a schema never
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 Check = Callable[[Any], bool]
 
@@ -21,12 +22,40 @@ class SchemaCompileError(Exception):
     """A schema uses a keyword the compiler does not implement."""
 
 
-_ANNOTATIONS = {"$schema", "$id", "$defs", "$comment", "title", "description", "examples",
-                "default"}
+_ANNOTATIONS = {
+    "$schema",
+    "$id",
+    "$defs",
+    "$comment",
+    "title",
+    "description",
+    "examples",
+    "default",
+}
 _KNOWN = _ANNOTATIONS | {
-    "$ref", "type", "const", "enum", "required", "properties", "additionalProperties", "items",
-    "minItems", "uniqueItems", "minimum", "minLength", "maxLength", "minProperties", "pattern",
-    "not", "anyOf", "allOf", "oneOf", "if", "then", "else"}
+    "$ref",
+    "type",
+    "const",
+    "enum",
+    "required",
+    "properties",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "uniqueItems",
+    "minimum",
+    "minLength",
+    "maxLength",
+    "minProperties",
+    "pattern",
+    "not",
+    "anyOf",
+    "allOf",
+    "oneOf",
+    "if",
+    "then",
+    "else",
+}
 
 
 def _json_eq(a: Any, b: Any) -> bool:
@@ -36,7 +65,7 @@ def _json_eq(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_json_eq(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_json_eq(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_json_eq(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, (dict, list)) or isinstance(b, (dict, list)):
         return False
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -48,7 +77,8 @@ def _is_integer(v: Any) -> bool:
     if type(v) is int:
         return True
     return (isinstance(v, int) and not isinstance(v, bool)) or (
-        isinstance(v, float) and math.isfinite(v) and v.is_integer())
+        isinstance(v, float) and math.isfinite(v) and v.is_integer()
+    )
 
 
 _TYPES: dict[str, Check] = {
@@ -101,7 +131,12 @@ class Compiler:
         if fn is not None:
             return fn
         done = self.done
-        return lambda v: done[key](v)  # type: ignore[misc]
+
+        def late(v: Any) -> bool:  # the reference is compiled by the time a value comes
+            check = done[key]
+            return check is not None and check(v)
+
+        return late
 
     def compile(self, s: Any, doc: str) -> Check:
         if s is True:
@@ -110,7 +145,9 @@ class Compiler:
             return _never
         unknown = set(s) - _KNOWN
         if unknown:
-            raise SchemaCompileError(f"{doc}: the schema compiler does not implement {sorted(unknown)}")
+            raise SchemaCompileError(
+                f"{doc}: the schema compiler does not implement {sorted(unknown)}"
+            )
         checks: list[Check] = []
         if "$ref" in s:
             checks.append(self.compile_ref(s["$ref"], doc))
@@ -133,16 +170,23 @@ class Compiler:
         if "minLength" in s or "maxLength" in s or "pattern" in s:
             min_len, max_len = s.get("minLength", 0), s.get("maxLength", math.inf)
             pattern = re.compile(s["pattern"]) if "pattern" in s else None
-            checks.append(lambda v: not isinstance(v, str) or (
-                min_len <= len(v) <= max_len
-                and (pattern is None or pattern.search(v) is not None)))
+            checks.append(
+                lambda v: (
+                    not isinstance(v, str)
+                    or (
+                        min_len <= len(v) <= max_len
+                        and (pattern is None or pattern.search(v) is not None)
+                    )
+                )
+            )
         if "minProperties" in s:
             min_props = s["minProperties"]
             checks.append(lambda v: not isinstance(v, dict) or len(v) >= min_props)
         if "minimum" in s:
             minimum = s["minimum"]
-            checks.append(lambda v: isinstance(v, bool) or not isinstance(v, (int, float))
-                          or v >= minimum)
+            checks.append(
+                lambda v: isinstance(v, bool) or not isinstance(v, (int, float)) or v >= minimum
+            )
         if "not" in s:
             inner = self.compile(s["not"], doc)
             checks.append(lambda v: not inner(v))
@@ -217,7 +261,7 @@ class Compiler:
                         return False
             if unique:
                 for i, x in enumerate(v):
-                    for y in v[i + 1:]:
+                    for y in v[i + 1 :]:
                         if _json_eq(x, y):
                             return False
             return True
@@ -245,6 +289,7 @@ def _any(fns: list[Check]) -> Check:
             if f(v):
                 return True
         return False
+
     return check
 
 
@@ -262,4 +307,5 @@ def _all(fns: list[Check]) -> Check:
             if not f(v):
                 return False
         return True
+
     return check

@@ -4,15 +4,31 @@
     runs = [read_results(Path("oracle.jsonl")), read_results(Path("my-engine.jsonl"))]
     write_report(build(runs, palconf.registry.load()), Path("report/"))
 
-`reports.results` reads results files (and defines their meta line), `reports.build` builds
-and writes the report, `reports.junit` the JUnit XML, `reports.compare` the difference
-between two runs, `reports.mutants` the optional suite-strength input.
+The model and the renderers, with no import circle:
+
+- `reports.results` reads results files (each line a `palconf.core.Result`) and defines
+  their meta line; `reports.mutants` reads the optional suite-strength input;
+- `reports.model` is the report model (views and their tallies), `reports.build` builds it;
+- `reports.render` holds the Jinja environments and the escaping helpers, used by the
+  renderers `reports.html`, `reports.markdown`, `reports.junit`, `reports.badges`;
+- `reports.write` writes them all into a folder; `reports.compare` is the difference
+  between two runs.
 """
 
-from .build import Report, build, write_report
+from .build import build
 from .compare import compare
+from .model import Report
 from .mutants import read_mutants
 from .results import ResultsError, ResultsFile, read_results
+from .write import write_report
 
-__all__ = ["Report", "ResultsError", "ResultsFile", "build", "compare", "read_mutants",
-           "read_results", "write_report"]
+__all__ = [
+    "Report",
+    "ResultsError",
+    "ResultsFile",
+    "build",
+    "compare",
+    "read_mutants",
+    "read_results",
+    "write_report",
+]

@@ -14,12 +14,13 @@ A case whose outcome stayed the same is unchanged, even if its message changed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .build import Tally, markdown_environment, shorten
-from .results import FAILED, PASSED, CaseResult, ResultsFile
+from palconf.core import FAILED, PASSED, Result, Tally, terminal_safe
+
+from .render import markdown_environment, shorten
+from .results import ResultsFile
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,14 @@ class Change:
     message: str = ""  # the NEW message (or the OLD one for a removed case)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "keywords": list(self.keywords),
-                "old": self.old, "new": self.new, "message": self.message}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "keywords": list(self.keywords),
+            "old": self.old,
+            "new": self.new,
+            "message": self.message,
+        }
 
 
 @dataclass
@@ -50,11 +57,13 @@ class Comparison:
 
     @property
     def sections(self) -> list[tuple[str, str, list[Change]]]:
-        return [("regressed", "Regressed: passed before, fail now", self.regressed),
-                ("fixed", "Fixed: failed before, pass now", self.fixed),
-                ("new", "New cases", self.new_cases),
-                ("removed", "Removed cases", self.removed),
-                ("changed", "Other changes of outcome", self.changed)]
+        return [
+            ("regressed", "Regressed: passed before, fail now", self.regressed),
+            ("fixed", "Fixed: failed before, pass now", self.fixed),
+            ("new", "New cases", self.new_cases),
+            ("removed", "Removed cases", self.removed),
+            ("changed", "Other changes of outcome", self.changed),
+        ]
 
     @staticmethod
     def describe(run: ResultsFile) -> str:
@@ -68,26 +77,40 @@ class Comparison:
         return ", ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
-        return {"old": {"source": self.old.path, "engine": self.old.engine_name,
-                        "version": self.old.engine_version, "meta": self.old.meta},
-                "new": {"source": self.new.path, "engine": self.new.engine_name,
-                        "version": self.new.engine_version, "meta": self.new.meta},
-                "regressed": [c.to_json() for c in self.regressed],
-                "fixed": [c.to_json() for c in self.fixed],
-                "new_cases": [c.to_json() for c in self.new_cases],
-                "removed": [c.to_json() for c in self.removed],
-                "changed": [c.to_json() for c in self.changed],
-                "unchanged": self.unchanged.to_json(),
-                "keywords": {k: {"old": o.to_json(), "new": n.to_json()}
-                             for k, o, n in self.keywords}}
+        return {
+            "old": {
+                "source": self.old.path,
+                "engine": self.old.engine_name,
+                "version": self.old.engine_version,
+                "meta": self.old.meta,
+            },
+            "new": {
+                "source": self.new.path,
+                "engine": self.new.engine_name,
+                "version": self.new.engine_version,
+                "meta": self.new.meta,
+            },
+            "regressed": [c.to_json() for c in self.regressed],
+            "fixed": [c.to_json() for c in self.fixed],
+            "new_cases": [c.to_json() for c in self.new_cases],
+            "removed": [c.to_json() for c in self.removed],
+            "changed": [c.to_json() for c in self.changed],
+            "unchanged": self.unchanged.to_json(),
+            "keywords": {k: {"old": o.to_json(), "new": n.to_json()} for k, o, n in self.keywords},
+        }
 
 
-def _change(old: CaseResult | None, new: CaseResult | None) -> Change:
+def _change(old: Result | None, new: Result | None) -> Change:
     r = new or old
     assert r is not None
-    return Change(id=r.id, title=r.title, keywords=r.tested_keywords,
-                  old=old.outcome if old else None, new=new.outcome if new else None,
-                  message=r.message if new is None or new.outcome != "pass" else "")
+    return Change(
+        id=r.id,
+        title=r.title,
+        keywords=r.groups,
+        old=old.outcome if old else None,
+        new=new.outcome if new else None,
+        message=r.message if new is None or new.outcome != "pass" else "",
+    )
 
 
 def compare(old: ResultsFile, new: ResultsFile) -> Comparison:
@@ -112,24 +135,22 @@ def compare(old: ResultsFile, new: ResultsFile) -> Comparison:
     tallies: dict[str, tuple[Tally, Tally]] = {}
     for side, results in ((0, old.results), (1, new.results)):
         for r in results:
-            for k in r.tested_keywords:
+            for k in r.groups:
                 tallies.setdefault(k, (Tally(), Tally()))[side].add(r.outcome)
-    c.keywords = [(k, o_t, n_t) for k, (o_t, n_t) in sorted(tallies.items())
-                  if (o_t.passed, o_t.ran) != (n_t.passed, n_t.ran)]
+    c.keywords = [
+        (k, o_t, n_t)
+        for k, (o_t, n_t) in sorted(tallies.items())
+        if (o_t.passed, o_t.ran) != (n_t.passed, n_t.ran)
+    ]
     return c
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def terminal_safe(text: str) -> str:
-    """Untrusted text for a terminal: control characters (escape sequences) made visible."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-
-
 def render_text(c: Comparison) -> str:
-    lines = [f"old: {terminal_safe(c.describe(c.old))}  ({terminal_safe(c.old.path)})",
-             f"new: {terminal_safe(c.describe(c.new))}  ({terminal_safe(c.new.path)})", ""]
+    lines = [
+        f"old: {terminal_safe(c.describe(c.old))}  ({terminal_safe(c.old.path)})",
+        f"new: {terminal_safe(c.describe(c.new))}  ({terminal_safe(c.new.path)})",
+        "",
+    ]
     for _, heading, changes in c.sections:
         lines.append(f"{heading}: {len(changes)}")
         for ch in changes:
@@ -143,8 +164,10 @@ def render_text(c: Comparison) -> str:
         for k, o, n in c.keywords:
             lines.append(f"  {terminal_safe(k):<14} {o.fraction:>9} -> {n.fraction}")
         lines.append("")
-    lines.append(f"Unchanged: {c.unchanged.total} ({c.unchanged.passed} passing, "
-                 f"{c.unchanged.failed} failing, {c.unchanged.skipped} skipped)")
+    lines.append(
+        f"Unchanged: {c.unchanged.total} ({c.unchanged.passed} passing, "
+        f"{c.unchanged.failed} failing, {c.unchanged.skipped} skipped)"
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -1,8 +1,9 @@
 """JUnit XML for CI test reporters (GitLab, Jenkins, GitHub actions that read JUnit).
 
 One `<testsuite>` per engine, one `<testcase>` per case: `classname` is `palconf.<keyword>`
-(`palconf.interactions` for a case testing several keywords, `palconf.base` for one testing
-none — the folders of `cases/`), `name` the case id. Outcomes map as pytest maps them:
+(`palconf.protocol` for a case citing a protocol rule, `palconf.interactions` for one testing
+several keywords, `palconf.base` for one testing none — the folders of `cases/`), `name` the
+case id. Outcomes map as pytest maps them:
 
     pass            passed
     fail            <failure>  (message, then each differing field: expected / observed)
@@ -20,8 +21,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from .build import Report, show_json, tail
-from .results import BASE, CaseResult
+from palconf.core import Outcome, Result
+from palconf.core.outcomes import BASE, PROTOCOL
+
+from .model import Report
+from .render import show_json, tail
 
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -30,13 +34,16 @@ def clean(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def classname(keywords: tuple[str, ...]) -> str:
-    if len(keywords) > 1:
+def classname(groups: tuple[str, ...]) -> str:
+    """From a case's groups (`Result.groups`): the folder of `cases/` it belongs in."""
+    if PROTOCOL in groups:
+        return f"palconf.{PROTOCOL}"
+    if len(groups) > 1:
         return "palconf.interactions"
-    return f"palconf.{keywords[0] if keywords else BASE}"
+    return f"palconf.{groups[0] if groups else BASE}"
 
 
-def failure_text(r: CaseResult) -> str:
+def failure_text(r: Result) -> str:
     lines = [r.message]
     if r.title:
         lines.append(f"case: {r.title}")
@@ -45,11 +52,14 @@ def failure_text(r: CaseResult) -> str:
     if r.step is not None:
         lines.append(f"at step {r.step}")
     if r.expected or r.note:
-        lines.append(f"expectations: listed as {' or '.join(r.expected) or 'pass'}"
-                     f"{' (' + r.note + ')' if r.note else ''}")
+        lines.append(
+            f"expectations: listed as {' or '.join(r.expected) or 'pass'}"
+            f"{' (' + r.note + ')' if r.note else ''}"
+        )
     for d in r.diffs:
-        lines.append(f"{d.path}: expected {show_json(d.expected)}, "
-                     f"observed {show_json(d.observed)}")
+        lines.append(
+            f"{d.path}: expected {show_json(d.expected)}, observed {show_json(d.observed)}"
+        )
     return clean("\n".join(lines))
 
 
@@ -62,37 +72,48 @@ def render_junit(report: Report) -> str:
         counts = dict(tests=0, failures=0, errors=0, skipped=0)
         suite_time = 0.0
         props = ET.SubElement(suite, "properties")
-        for key, value in (("engine", engine.name), ("engine.version", engine.version),
-                           ("rules.version", report.rules_version), ("palconf", report.palconf),
-                           ("source", engine.source)):
+        for key, value in (
+            ("engine", engine.name),
+            ("engine.version", engine.version),
+            ("rules.version", report.rules_version),
+            ("palconf", report.palconf),
+            ("source", engine.source),
+        ):
             ET.SubElement(props, "property", name=key, value=clean(value))
         for r in engine.results.values():
             seconds = max(r.duration_ms, 0.0) / 1000
             suite_time += seconds
-            case = ET.SubElement(suite, "testcase", classname=classname(r.tested_keywords),
-                                 name=clean(r.id), time=f"{seconds:.6f}")
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=classname(r.groups),
+                name=clean(r.id),
+                time=f"{seconds:.6f}",
+            )
             counts["tests"] += 1
-            if r.outcome == "fail":
+            if r.outcome == Outcome.FAIL:
                 counts["failures"] += 1
                 el = ET.SubElement(case, "failure", type="fail", message=clean(r.message))
                 el.text = failure_text(r)
-            elif r.outcome in ("error", "timeout"):
+            elif r.outcome in (Outcome.ERROR, Outcome.TIMEOUT):
                 counts["errors"] += 1
-                el = ET.SubElement(case, "error", type=r.outcome, message=clean(r.message))
+                el = ET.SubElement(case, "error", type=r.outcome.value, message=clean(r.message))
                 el.text = failure_text(r)
-            elif r.outcome == "skip":
+            elif r.outcome == Outcome.SKIP:
                 counts["skipped"] += 1
                 ET.SubElement(case, "skipped", message=clean(r.message))
-            elif r.outcome == "xfail":
+            elif r.outcome == Outcome.XFAIL:
                 counts["skipped"] += 1
-                el = ET.SubElement(case, "skipped", type="xfail",
-                                   message=clean(f"expected failure: {r.message}"))
+                el = ET.SubElement(
+                    case, "skipped", type="xfail", message=clean(f"expected failure: {r.message}")
+                )
                 el.text = failure_text(r)
-            elif r.outcome == "xpass":
+            elif r.outcome == Outcome.XPASS:
                 out = ET.SubElement(case, "system-out")
-                out.text = "unexpectedly passed (xpass): the expectations file lists this case " \
-                           "as failing"
-            if r.stderr and r.outcome != "pass":
+                out.text = (
+                    "unexpectedly passed (xpass): the expectations file lists this case as failing"
+                )
+            if r.stderr and r.outcome != Outcome.PASS:
                 err = ET.SubElement(case, "system-err")
                 err.text = clean(tail(r.stderr))
         suite.set("tests", str(counts["tests"]))

@@ -9,8 +9,9 @@ The agreed shape, read tolerantly (unknown fields ignored, a bare list accepted 
 part of the clause id before the first dot, else `base`). `killed` defaults to `status` ==
 "killed" when there is a `status` (what `palconf mutants --json` writes: killed, survived, or
 fault — the mutant's engine could not run, so nothing is known), else to whether
-`killed_by` names any case. `misreading` (or `description`) says what the mutant gets wrong. A mutant is a deliberate misreading of one rule: the suite is
-strong on a keyword when its cases kill (fail against) every mutant of that keyword.
+`killed_by` names any case. `misreading` (or `description`) says what the mutant gets
+wrong. A mutant is a deliberate misreading of one rule: the suite is strong on a keyword
+when its cases kill (fail against) every mutant of that keyword.
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ class Mutant:
         return not self.killed and self.status == "fault"
 
 
-def parse_mutants(data: Any, source: str,
-                  clause_keyword: dict[str, str] | None = None) -> list[Mutant]:
+def parse_mutants(
+    data: Any, source: str, clause_keyword: dict[str, str] | None = None
+) -> list[Mutant]:
     """Mutants from the decoded JSON; `ResultsError` naming the entry when one is malformed."""
     entries = data.get("mutants") if isinstance(data, dict) else data
     if not isinstance(entries, list):
-        raise ResultsError(f"{source}: expected {{\"mutants\": [...]}} (a list of mutants)")
+        raise ResultsError(f'{source}: expected {{"mutants": [...]}} (a list of mutants)')
     mutants = []
     for n, m in enumerate(entries):
         where = f"{source}: mutants[{n}]"
@@ -69,13 +71,21 @@ def parse_mutants(data: Any, source: str,
         if keyword is not None and not isinstance(keyword, str):
             raise ResultsError(f"{where} ({name}): `keyword` must be a string")
         if not keyword:
-            keyword = (clause_keyword or {}).get(clause) or (clause.split(".")[0] if "." in clause
-                                                             else BASE)
+            keyword = (clause_keyword or {}).get(clause) or (
+                clause.split(".")[0] if "." in clause else BASE
+            )
         description = m.get("misreading") or m.get("description") or ""
-        mutants.append(Mutant(name=name, clause=clause, keyword=keyword, killed=killed,
-                              killed_by=tuple(killed_by),
-                              description=description if isinstance(description, str) else "",
-                              status=status))
+        mutants.append(
+            Mutant(
+                name=name,
+                clause=clause,
+                keyword=keyword,
+                killed=killed,
+                killed_by=tuple(killed_by),
+                description=description if isinstance(description, str) else "",
+                status=status,
+            )
+        )
     return mutants
 
 

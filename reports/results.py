@@ -1,6 +1,6 @@
 """Reading results files (JSON Lines written by `palconf run --results FILE`) and their meta line.
 
-A results file holds one JSON object per case (the runner's `Result.to_json()`), after a first
+A results file holds one JSON object per case (`palconf.core.Result.to_json()`), after a first
 *meta line*: an object whose only key is `"meta"`:
 
     {"meta": {"format": "palconf-results", "format_version": 1, "palconf": "0.1.0",
@@ -14,73 +14,49 @@ meta line. Readers skip meta lines wherever they are (if there are several, the 
 and accept files without one (older files): the engine's name then comes from the results'
 `engine` field, or the file name. Every other line is a result, read as it is.
 
-Results files are untrusted input: every field is type-checked here, and every problem is a
-`ResultsError` naming the file and line (never a traceback).
+Results files are untrusted input: every result is read by `palconf.core.Result.from_json`,
+which type-checks every field (a diff's side that is missing stays `MISSING`, apart from a
+JSON null), and every problem is a `ResultsError` naming the file and line (never a
+traceback).
 """
 
 from __future__ import annotations
 
 import json
-import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-#: The outcomes a result may have (palconf.runner.OUTCOMES, repeated so reading a file needs
-#: no runner import).
-OUTCOMES = ("pass", "fail", "error", "timeout", "skip", "xfail", "xpass")
-#: Outcomes that count as the engine behaving as the rules say (an xpass passed, too).
-PASSED = ("pass", "xpass")
-#: Outcomes that count as the engine getting it wrong.
-FAILED = ("fail", "error", "timeout", "xfail")
+from palconf.core import Result
+from palconf.core.outcomes import BASE
+
+__all__ = [
+    "BASE",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "META_KEY",
+    "Result",
+    "ResultsError",
+    "ResultsFile",
+    "from_json_objects",
+    "is_meta",
+    "meta_line",
+    "parse_lines",
+    "parse_result",
+    "read_results",
+    "run_meta",
+    "utc_now",
+]
+
 META_KEY = "meta"
 FORMAT = "palconf-results"
 FORMAT_VERSION = 1
-BASE = "base"
 
 
 class ResultsError(Exception):
     """A results (or mutants) file cannot be read: the message says where and why."""
-
-
-@dataclass(frozen=True)
-class Diff:
-    path: str
-    expected: Any
-    observed: Any
-
-
-@dataclass(frozen=True)
-class CaseResult:
-    """One line of a results file, type-checked."""
-
-    id: str
-    outcome: str
-    keywords: tuple[str, ...]
-    clauses: tuple[str, ...]
-    message: str = ""
-    duration_ms: float = 0.0
-    title: str = ""
-    step: int | None = None
-    diffs: tuple[Diff, ...] = ()
-    interpretations: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
-    stderr: str = ""
-    engine: str = ""
-    # from an expectations file (`palconf run --expectations`), for xfail / xpass:
-    actual: str = ""  # the engine's own outcome
-    expected: tuple[str, ...] = ()  # the outcomes the file lists for the case
-    note: str = ""  # the listing's note or link
-
-    @property
-    def tested_keywords(self) -> tuple[str, ...]:
-        """The keywords the case is counted under (`base` when it tests none)."""
-        return self.keywords or (BASE,)
-
-    @property
-    def depends_on_ruling(self) -> bool:
-        return bool(self.interpretations)
 
 
 @dataclass
@@ -88,7 +64,7 @@ class ResultsFile:
     """One run: its results in file order (one per case id) and its meta line, if any."""
 
     path: str
-    results: list[CaseResult]
+    results: list[Result]
     meta: dict[str, Any] | None = None
     duplicates: list[str] = field(default_factory=list)  # case ids seen twice (last kept)
 
@@ -108,20 +84,36 @@ class ResultsFile:
 
 # ---------------------------------------------------------------- the meta line
 
+
 def utc_now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def run_meta(engine_name: str, engine_version: str, engine_keywords: Iterable[str],
-             rules_version: str, cases: int, date: str | None = None) -> dict[str, Any]:
+def run_meta(
+    engine_name: str,
+    engine_version: str,
+    engine_keywords: Iterable[str],
+    rules_version: str,
+    cases: int,
+    date: str | None = None,
+) -> dict[str, Any]:
     """The meta line's content for a run that has just finished."""
     from palconf import __version__
 
-    return {"format": FORMAT, "format_version": FORMAT_VERSION, "palconf": __version__,
-            "protocol": 1,
-            "engine": {"name": engine_name, "version": engine_version,
-                       "keywords": sorted(engine_keywords)},
-            "rules_version": rules_version, "date": date or utc_now(), "cases": cases}
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "palconf": __version__,
+        "protocol": 1,
+        "engine": {
+            "name": engine_name,
+            "version": engine_version,
+            "keywords": sorted(engine_keywords),
+        },
+        "rules_version": rules_version,
+        "date": date or utc_now(),
+        "cases": cases,
+    }
 
 
 def meta_line(meta: dict[str, Any]) -> str:
@@ -134,69 +126,16 @@ def is_meta(obj: Any) -> bool:
 
 # ---------------------------------------------------------------- reading
 
-def _str_list(value: Any, name: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"`{name}` must be a list of strings")
-    return tuple(value)
 
-
-def _text(value: Any, name: str) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise ValueError(f"`{name}` must be a string")
-    return value
-
-
-def parse_result(obj: Any) -> CaseResult:
-    """A result object → `CaseResult`; ValueError says which field is wrong."""
-    if not isinstance(obj, dict):
-        raise ValueError("a result must be a JSON object")
-    rid = obj.get("id")
-    if not isinstance(rid, str) or not rid:
-        raise ValueError("a result needs a non-empty string `id`")
-    outcome = obj.get("outcome")
-    if outcome not in OUTCOMES:
-        raise ValueError(f"result {rid!r}: `outcome` must be one of {', '.join(OUTCOMES)}, "
-                         f"not {outcome!r}")
-    duration = obj.get("duration_ms", 0.0)
-    if (isinstance(duration, bool) or not isinstance(duration, (int, float))
-            or not math.isfinite(duration)):
-        raise ValueError(f"result {rid!r}: `duration_ms` must be a number")
-    step = obj.get("step")
-    if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
-        raise ValueError(f"result {rid!r}: `step` must be an integer")
-    raw_diffs = obj.get("diffs") or []
-    if not isinstance(raw_diffs, list):
-        raise ValueError(f"result {rid!r}: `diffs` must be a list")
-    diffs = []
-    for d in raw_diffs:
-        if not isinstance(d, dict) or not isinstance(d.get("path", ""), str):
-            raise ValueError(f"result {rid!r}: each diff must be an object with a string `path`")
-        diffs.append(Diff(d.get("path", ""), d.get("expected"), d.get("observed")))
-    try:
-        return CaseResult(
-            id=rid, outcome=outcome,
-            keywords=_str_list(obj.get("keywords"), "keywords"),
-            clauses=_str_list(obj.get("clauses"), "clauses"),
-            message=_text(obj.get("message"), "message"),
-            duration_ms=float(duration), title=_text(obj.get("title"), "title"), step=step,
-            diffs=tuple(diffs),
-            interpretations=_str_list(obj.get("interpretations"), "interpretations"),
-            rules=_str_list(obj.get("rules"), "rules"),
-            stderr=_text(obj.get("stderr"), "stderr"), engine=_text(obj.get("engine"), "engine"),
-            actual=_text(obj.get("actual"), "actual"),
-            expected=_str_list(obj.get("expected"), "expected"),
-            note=_text(obj.get("note"), "note"))
-    except ValueError as e:
-        raise ValueError(f"result {rid!r}: {e}") from None
+def parse_result(obj: Any) -> Result:
+    """A result object → `Result` (`palconf.core.Result.from_json`, which type-checks every
+    field); ValueError says which field is wrong."""
+    return Result.from_json(obj)
 
 
 def parse_lines(lines: Iterable[str], path: str) -> ResultsFile:
     """Results and meta from the lines of a results file. Blank lines are skipped."""
-    by_id: dict[str, CaseResult] = {}
+    by_id: dict[str, Result] = {}
     duplicates: list[str] = []
     meta: dict[str, Any] | None = None
     for n, line in enumerate(lines, start=1):
@@ -222,8 +161,7 @@ def parse_lines(lines: Iterable[str], path: str) -> ResultsFile:
             duplicates.append(result.id)
             del by_id[result.id]  # keep the last one, in the position it was last written
         by_id[result.id] = result
-    return ResultsFile(path=path, results=list(by_id.values()), meta=meta,
-                       duplicates=duplicates)
+    return ResultsFile(path=path, results=list(by_id.values()), meta=meta, duplicates=duplicates)
 
 
 def read_results(path: Path) -> ResultsFile:
@@ -241,8 +179,9 @@ def read_results(path: Path) -> ResultsFile:
     return parse_lines(text.splitlines(), str(path))
 
 
-def from_json_objects(objs: Iterable[dict[str, Any]], meta: dict[str, Any] | None,
-                      path: str = "(this run)") -> ResultsFile:
+def from_json_objects(
+    objs: Iterable[dict[str, Any]], meta: dict[str, Any] | None, path: str = "(this run)"
+) -> ResultsFile:
     """A `ResultsFile` from in-memory result objects (`Result.to_json()`), for `run --report`."""
     lines = [json.dumps(o) for o in objs]
     if meta is not None:

@@ -23,10 +23,20 @@ from pathlib import Path
 #: (file stem, width, height) of each screenshot.
 VIEWPORTS = (("desktop", 1280, 2400), ("phone", 390, 2400))
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-default-apps", "--disable-extensions", "--hide-scrollbars",
-         "--host-resolver-rules=MAP * ~NOTFOUND")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--hide-scrollbars",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+)
 
 
 def find_chromium() -> str | None:
@@ -36,24 +46,34 @@ def find_chromium() -> str | None:
     return None
 
 
-def screenshot(chromium: str, page: Path, png: Path, width: int, height: int,
-               timeout: float = 90.0) -> None:
+def screenshot(
+    chromium: str, page: Path, png: Path, width: int, height: int, timeout: float = 90.0
+) -> None:
     """One PNG of `page` at width × height CSS pixels; RuntimeError if Chromium fails."""
     with tempfile.TemporaryDirectory(prefix="palconf-chromium-") as profile:
-        cmd = [chromium, *FLAGS, f"--user-data-dir={profile}", f"--screenshot={png}",
-               f"--window-size={width},{height}", page.resolve().as_uri()]
+        cmd = [
+            chromium,
+            *FLAGS,
+            f"--user-data-dir={profile}",
+            f"--screenshot={png}",
+            f"--window-size={width},{height}",
+            page.resolve().as_uri(),
+        ]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"chromium did not finish within {timeout:.0f}s") from None
     if proc.returncode != 0 or not png.exists() or png.stat().st_size == 0:
-        raise RuntimeError(f"chromium failed (exit {proc.returncode}): "
-                           f"{proc.stderr.strip()[-800:]}")
+        raise RuntimeError(
+            f"chromium failed (exit {proc.returncode}): {proc.stderr.strip()[-800:]}"
+        )
 
 
 def expanded_copy(page: Path, folder: Path) -> Path:
     """A copy of the page with every keyword section open."""
-    html = page.read_text(encoding="utf-8").replace('<details class="kw"', '<details open class="kw"')
+    html = page.read_text(encoding="utf-8").replace(
+        '<details class="kw"', '<details open class="kw"'
+    )
     copy = folder / "index-expanded.html"
     copy.write_text(html, encoding="utf-8")
     return copy
@@ -62,8 +82,9 @@ def expanded_copy(page: Path, folder: Path) -> Path:
 def render(page: Path, out: Path, expanded: bool = False) -> list[Path]:
     chromium = find_chromium()
     if chromium is None:
-        raise FileNotFoundError("chromium is not installed: apt-get update && "
-                                "apt-get install -y chromium")
+        raise FileNotFoundError(
+            "chromium is not installed: apt-get update && apt-get install -y chromium"
+        )
     out.mkdir(parents=True, exist_ok=True)
     pngs = []
     for stem, width, height in VIEWPORTS:
@@ -81,12 +102,18 @@ def render(page: Path, out: Path, expanded: bool = False) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m reports.screenshot", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m reports.screenshot",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("page", type=Path, help="a report's index.html")
     p.add_argument("--out", type=Path, required=True, help="folder for the PNGs")
-    p.add_argument("--expanded", action="store_true",
-                   help="also screenshot a copy with every keyword section open")
+    p.add_argument(
+        "--expanded",
+        action="store_true",
+        help="also screenshot a copy with every keyword section open",
+    )
     args = p.parse_args(argv)
     if not args.page.is_file():
         print(f"screenshot: {args.page}: no such file", file=sys.stderr)

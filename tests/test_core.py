@@ -21,15 +21,18 @@ from palconf.core.compare import matches
 from palconf.core.outcomes import groups_of
 
 
-@pytest.mark.parametrize("expected, observed", [
-    (["1"], [1]),  # a string id is not a number
-    ([True], [1]),
-    (1, 1.0),
-    (1, True),
-    (None, "null"),
-    (["a1"], ["a1", "a1"]),  # a zone list is a set of ids: a repeat is a difference
-    ({"x": 1}, [1]),
-])
+@pytest.mark.parametrize(
+    "expected, observed",
+    [
+        (["1"], [1]),  # a string id is not a number
+        ([True], [1]),
+        (1, 1.0),
+        (1, True),
+        (None, "null"),
+        (["a1"], ["a1", "a1"]),  # a zone list is a set of ids: a repeat is a difference
+        ({"x": 1}, [1]),
+    ],
+)
 def test_json_types_are_compared_strictly(expected: object, observed: object) -> None:
     assert compare({"v": expected}, {"v": observed}, subset=True)
     assert compare({"v": expected}, {"v": observed}, subset=False)
@@ -43,7 +46,8 @@ def test_subset_checks_only_the_keys_written() -> None:
     observed = {"step": "main", "players": {"A": {"life": 5, "energy": 0}}}
     assert compare({"players": {"A": {"life": 5}}}, observed, subset=True) == []
     assert compare({"players": {"A": {"life": 4}}}, observed, subset=True) == [
-        Diff("players.A.life", 4, 5)]
+        Diff("players.A.life", 4, 5)
+    ]
 
 
 def test_a_missing_key_is_not_null() -> None:
@@ -64,7 +68,8 @@ def test_legal_is_a_set_of_canonical_actions() -> None:
     assert legal_diffs([a, b], [b, a]) == []
     assert legal_diffs([a, b], [a]) == [Diff("legal", b, MISSING)]
     assert legal_diffs([a], [a, {**b, "choose": []}]) == [
-        Diff("legal", MISSING, {**b, "choose": []})]
+        Diff("legal", MISSING, {**b, "choose": []})
+    ]
     assert legal_diffs([a], {"not": "a list"})
 
 
@@ -82,9 +87,15 @@ def test_exclusion_patterns_match_on_their_fields_only() -> None:
 
 
 def test_result_round_trips_through_a_results_file_line() -> None:
-    r = Result(id="x", outcome=Outcome.FAIL, keywords=("taunt",), clauses=("taunt.1",),
-               path="taunt/x.toml", rules=("P-legal",),
-               diffs=(Diff("winner", None, MISSING), Diff("legal", MISSING, {"do": "pass"})))
+    r = Result(
+        id="x",
+        outcome=Outcome.FAIL,
+        keywords=("taunt",),
+        clauses=("taunt.1",),
+        path="taunt/x.toml",
+        rules=("P-legal",),
+        diffs=(Diff("winner", None, MISSING), Diff("legal", MISSING, {"do": "pass"})),
+    )
     line = json.loads(json.dumps(r.to_json()))
     assert line["path"] == "taunt/x.toml"
     assert line["diffs"][0] == {"path": "winner", "expected": None}
@@ -93,13 +104,16 @@ def test_result_round_trips_through_a_results_file_line() -> None:
     assert back.diffs[0].observed is MISSING and back.diffs[0].expected is None
 
 
-@pytest.mark.parametrize("line, field", [
-    ({"id": "x", "outcome": "great"}, "outcome"),
-    ({"id": "x", "outcome": "pass", "duration_ms": "1"}, "duration_ms"),
-    ({"id": "x", "outcome": "pass", "keywords": "taunt"}, "keywords"),
-    ({"id": "x", "outcome": "pass", "diffs": [{"path": 3}]}, "path"),
-    ({"id": "", "outcome": "pass"}, "id"),
-])
+@pytest.mark.parametrize(
+    "line, field",
+    [
+        ({"id": "x", "outcome": "great"}, "outcome"),
+        ({"id": "x", "outcome": "pass", "duration_ms": "1"}, "duration_ms"),
+        ({"id": "x", "outcome": "pass", "keywords": "taunt"}, "keywords"),
+        ({"id": "x", "outcome": "pass", "diffs": [{"path": 3}]}, "path"),
+        ({"id": "", "outcome": "pass"}, "id"),
+    ],
+)
 def test_a_bad_results_line_names_its_field(line: dict[str, object], field: str) -> None:
     with pytest.raises(ValueError, match=field):
         Result.from_json(line)
@@ -119,14 +133,17 @@ def test_tally() -> None:
     assert t.percent == "75%" and Tally.of(["pass", "xfail"]).ok
 
 
-@pytest.mark.parametrize("raw, shown", [
-    ("evil\x1b[31mname", "evil\\x1b[31mname"),
-    ("nul\x00bel\x07", "nul\\x00bel\\x07"),
-    ("lone \ud800 surrogate", "lone \\ud800 surrogate"),
-    ("rtl \u202e override", "rtl \\u202e override"),
-    ("two\nlines", "two\\x0alines"),
-    ("plain text ü", "plain text ü"),
-])
+@pytest.mark.parametrize(
+    "raw, shown",
+    [
+        ("evil\x1b[31mname", "evil\\x1b[31mname"),
+        ("nul\x00bel\x07", "nul\\x00bel\\x07"),
+        ("lone \ud800 surrogate", "lone \\ud800 surrogate"),
+        ("rtl \u202e override", "rtl \\u202e override"),
+        ("two\nlines", "two\\x0alines"),
+        ("plain text ü", "plain text ü"),
+    ],
+)
 def test_terminal_safe_escapes_what_a_terminal_would_act_on(raw: str, shown: str) -> None:
     assert terminal_safe(raw) == shown
     shown.encode("utf-8")  # always encodable, lone surrogates included

@@ -12,14 +12,16 @@ from typing import Any
 
 import pytest
 import tomli
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oracle import Rules
 from oracle.model import Pump
+from palconf import case_checks as checks
 from palconf import cases as loader
 from palconf import paths
 
-from .test_adapter import _paths
+from .test_protocol_schemas import _paths
 
 
 @pytest.fixture(scope="module")
@@ -28,14 +30,14 @@ def case_data() -> list[dict[str, Any]]:
 
 
 def agree(data: Any) -> bool:
-    return loader._fast_check()(data) == loader._validator().is_valid(data)
+    return checks.fast_check()(data) == checks.validator().is_valid(data)
 
 
 def test_every_case_file_passes_both_checks(case_data: list[dict[str, Any]]) -> None:
     assert case_data
     for data in case_data:
-        assert loader._fast_check()(data), data["id"]
-        assert loader._validator().is_valid(data), data["id"]
+        assert checks.fast_check()(data), data["id"]
+        assert checks.validator().is_valid(data), data["id"]
 
 
 def test_the_keywords_only_the_case_schema_uses(case_data: list[dict[str, Any]]) -> None:
@@ -46,25 +48,91 @@ def test_the_keywords_only_the_case_schema_uses(case_data: list[dict[str, Any]])
     long_id = copy.deepcopy(good)
     long_id["setup"]["players"]["A"]["hand"] = [{"id": "a" * 65, "kind": "pal", "power": 1}]
     for bad in (too_long, empty_observed, long_id):
-        assert not loader._validator().is_valid(bad)
-        assert not loader._fast_check()(bad)
-    assert loader._fast_check()({**good, "title": "x" * 100})
+        assert not checks.validator().is_valid(bad)
+        assert not checks.fast_check()(bad)
+    assert checks.fast_check()({**good, "title": "x" * 100})
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-2, 3) | st.sampled_from(
-        [1.5, "", "null", "master", "A", "B", "a1", "pal", "event", "structure", "Brave 200",
-         "Taunt", "Brave", "pump", "chosen", "deploy", "attack", "pass", "x" * 101,
-         "brave.1", "B-12", "I-1", "main", "stand", "illegal-target"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["id", "kind", "power", "do", "player", "after", "observed", "refused",
-                         "cards", "zone", "life", "keywords", "op", "target", "x"]),
-        inner, max_size=3),
-    max_leaves=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 3)
+    | st.sampled_from(
+        [
+            1.5,
+            "",
+            "null",
+            "master",
+            "A",
+            "B",
+            "a1",
+            "pal",
+            "event",
+            "structure",
+            "Brave 200",
+            "Taunt",
+            "Brave",
+            "pump",
+            "chosen",
+            "deploy",
+            "attack",
+            "pass",
+            "x" * 101,
+            "brave.1",
+            "B-12",
+            "I-1",
+            "main",
+            "stand",
+            "illegal-target",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "id",
+                    "kind",
+                    "power",
+                    "do",
+                    "player",
+                    "after",
+                    "observed",
+                    "refused",
+                    "cards",
+                    "zone",
+                    "life",
+                    "keywords",
+                    "op",
+                    "target",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=3,
+        )
+    ),
+    max_leaves=6,
+)
 
 
-STRINGS = st.sampled_from(["", "a b", "Flying", "Brave x", "B12", "Brave.1", "Case-Id",
-                           "master", "null", "x" * 65, "x" * 101, "brave.1", "a1"])
+STRINGS = st.sampled_from(
+    [
+        "",
+        "a b",
+        "Flying",
+        "Brave x",
+        "B12",
+        "Brave.1",
+        "Case-Id",
+        "master",
+        "null",
+        "x" * 65,
+        "x" * 101,
+        "brave.1",
+        "a1",
+    ]
+)
 
 
 def _at(value: Any, path: tuple[Any, ...]) -> Any:
@@ -105,8 +173,7 @@ def mutated(draw: st.DrawFn, sample: list[dict[str, Any]]) -> Any:
     return value
 
 
-def test_fast_check_agrees_with_jsonschema_on_broken_cases(
-        case_data: list[dict[str, Any]]) -> None:
+def test_fast_check_agrees_with_jsonschema_on_broken_cases(case_data: list[dict[str, Any]]) -> None:
     sample = case_data[::9]
 
     @settings(max_examples=300, deadline=None)

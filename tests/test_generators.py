@@ -1,4 +1,5 @@
-"""The generators (strategies, perft) and the oracle's own properties over generated games.
+"""The generators (strategies, profiles) and the oracle's own properties over generated games
+(perft: tests/test_perft.py; differential fuzzing: tests/test_fuzz.py).
 
 The properties (issue 5): a refused action changes nothing; every action in LEGAL is
 accepted and every accepted action is in LEGAL; no card is lost or doubled across zones;
@@ -10,40 +11,34 @@ same outputs; a game always reaches `over` or a main phase again. Each runs over
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import generators
 from generators import Game, actions, cards, games, states
 from generators._games import action_key, play
-from generators.perft import (EngineNavigator, OracleNavigator, find_split, load_positions,
-                              perft)
 from generators.profiles import EXAMPLES, load_profile, profile_name
 from oracle import Rules, Session, load_state
 from oracle.model import KEYWORD_IDS
 from oracle.rules import Refusal
 from palconf import cases
-from palconf.cli import main as cli_main
-from palconf.engines import OracleEngine
-
-from .engines.misread import MISREADINGS
 
 ROOT = Path(__file__).resolve().parent.parent
-PROPERTY = settings(max_examples=EXAMPLES.get(profile_name(), 100),
-                    suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(
+    max_examples=EXAMPLES.get(profile_name(), 100), suppress_health_check=[HealthCheck.too_slow]
+)
 #: Smaller boards for the properties that try hundreds of actions at every position.
 SMALL = games(max_actions=8)
 
 
 def schema_validator(definition: str) -> jsonschema.protocols.Validator:
     schema = cases.schema()
-    sub = {"$schema": schema["$schema"], "$defs": schema["$defs"],
-           "$ref": f"#/$defs/{definition}"}
+    sub = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
     return jsonschema.validators.validator_for(schema)(sub)
 
 
@@ -58,6 +53,7 @@ def positions(game: Game, rules_class: type[Rules] = Rules) -> list[tuple[int, R
 
 
 # --------------------------------------------------------------------------- the strategies
+
 
 @PROPERTY
 @given(states())
@@ -78,8 +74,7 @@ def test_cards_are_schema_valid_and_use_only_allowed_keywords(card: dict[str, An
 
 
 @settings(max_examples=50)
-@given(states(keywords={"stealth"}, max_hand=1, max_battle=2, max_structures=0,
-              max_graveyard=0))
+@given(states(keywords={"stealth"}, max_hand=1, max_battle=2, max_structures=0, max_graveyard=0))
 def test_state_bounds_are_respected(state: dict[str, Any]) -> None:
     for pdata in state["players"].values():
         assert len(pdata.get("hand", [])) <= 1 and len(pdata.get("battle", [])) <= 2
@@ -88,19 +83,26 @@ def test_state_bounds_are_respected(state: dict[str, Any]) -> None:
             assert set(card.get("keywords", [])) <= {"Stealth"}
 
 
-@pytest.mark.parametrize("build, error", [
-    (lambda: states(max_hand=-1), ValueError),
-    (lambda: states(max_battle=1.5), TypeError),
-    (lambda: states(keywords={"flying"}), ValueError),
-    (lambda: states(keywords="taunt"), TypeError),
-    (lambda: cards(kinds=("spell",)), ValueError),
-    (lambda: cards(id="master"), ValueError),
-    (lambda: games(min_actions=5, max_actions=2), ValueError),
-    (lambda: games(rules=dict), TypeError),
-    (lambda: actions("not a game"), TypeError),
-    (lambda: actions(Rules.from_state({"players": {"A": {"life": 5}, "B": {"life": 5}}}),
-                     illegal="yes"), TypeError),
-])
+@pytest.mark.parametrize(
+    "build, error",
+    [
+        (lambda: states(max_hand=-1), ValueError),
+        (lambda: states(max_battle=1.5), TypeError),
+        (lambda: states(keywords={"flying"}), ValueError),
+        (lambda: states(keywords="taunt"), TypeError),
+        (lambda: cards(kinds=("spell",)), ValueError),
+        (lambda: cards(id="master"), ValueError),
+        (lambda: games(min_actions=5, max_actions=2), ValueError),
+        (lambda: games(rules=dict), TypeError),
+        (lambda: actions("not a game"), TypeError),
+        (
+            lambda: actions(
+                Rules.from_state({"players": {"A": {"life": 5}, "B": {"life": 5}}}), illegal="yes"
+            ),
+            TypeError,
+        ),
+    ],
+)
 def test_bad_bounds_are_refused_when_the_strategy_is_built(build: Any, error: type) -> None:
     with pytest.raises(error):
         build()
@@ -127,8 +129,14 @@ def test_actions_draws_legal_actions_without_illegal(data: st.DataObject) -> Non
 def test_generated_games_cover_what_the_properties_talk_about() -> None:
     """The properties are not vacuous: generated games do refuse actions, reach the block
     and quick steps, end games, and use every keyword."""
-    seen: dict[str, int] = {"refused": 0, "accepted": 0, "block": 0, "quick": 0, "over": 0,
-                            "choose": 0}
+    seen: dict[str, int] = {
+        "refused": 0,
+        "accepted": 0,
+        "block": 0,
+        "quick": 0,
+        "over": 0,
+        "choose": 0,
+    }
     reasons: set[str] = set()
     keywords: set[str] = set()
 
@@ -163,9 +171,17 @@ def test_shrunk_boards_are_small_and_readable() -> None:
         return any("Stealth" in c.get("keywords", []) for c in battle)
 
     found = find(states(), has_stealth, settings=settings(database=None, max_examples=2000))
-    assert found == {"players": {"A": {"life": 5, "battle": [
-        {"id": "a1", "kind": "pal", "power": 3000, "strike": 1, "keywords": ["Stealth"]}]},
-        "B": {"life": 5}}}
+    assert found == {
+        "players": {
+            "A": {
+                "life": 5,
+                "battle": [
+                    {"id": "a1", "kind": "pal", "power": 3000, "strike": 1, "keywords": ["Stealth"]}
+                ],
+            },
+            "B": {"life": 5},
+        }
+    }
 
 
 # ---------------------------------------------------------------- the oracle's properties
@@ -173,6 +189,7 @@ def test_shrunk_boards_are_small_and_readable() -> None:
 # Each property is a `check_*` function of a game and the rules class that played it, run
 # by a Hypothesis test on the oracle, and by `test_each_property_can_fail` on a rules class
 # broken on purpose (so no check passes vacuously).
+
 
 def check_refused_changes_nothing(game: Game, rules: type[Rules]) -> None:
     for n, step in enumerate(game.steps, start=1):
@@ -191,17 +208,24 @@ def action_pool(rules: Rules) -> list[dict[str, Any]]:
     for p in ("A", "B"):
         pool += [{"do": "pass", "player": p}, {"do": "end-turn", "player": p}]
         for c in ids:
-            pool += [{"do": "deploy", "player": p, "card": c},
-                     {"do": "play", "player": p, "card": c},
-                     {"do": "block", "player": p, "blocker": c},
-                     {"do": "interrupt", "player": p, "card": c, "pay": "energy"}]
-            pool += [{"do": "interrupt", "player": p, "card": c, "pay": "discard", "discard": d}
-                     for d in ids]
+            pool += [
+                {"do": "deploy", "player": p, "card": c},
+                {"do": "play", "player": p, "card": c},
+                {"do": "block", "player": p, "blocker": c},
+                {"do": "interrupt", "player": p, "card": c, "pay": "energy"},
+            ]
+            pool += [
+                {"do": "interrupt", "player": p, "card": c, "pay": "discard", "discard": d}
+                for d in ids
+            ]
             pool += [{"do": "assign", "player": p, "card": c, "structure": s} for s in ids]
-            pool += [{"do": "attack", "player": p, "attacker": c, "target": t}
-                     for t in ["master"] + ids]
-            pool += [{"do": "activate", "player": p, "card": c, "ability": i}
-                     for i in range(len(g.cards[c].card.abilities) + 1)]
+            pool += [
+                {"do": "attack", "player": p, "attacker": c, "target": t} for t in ["master"] + ids
+            ]
+            pool += [
+                {"do": "activate", "player": p, "card": c, "ability": i}
+                for i in range(len(g.cards[c].card.abilities) + 1)
+            ]
     return pool
 
 
@@ -242,12 +266,12 @@ def check_legal_is_exactly_what_is_accepted(game: Game, rules_class: type[Rules]
                 if r.reason == "illegal-target" and "choose" not in a:
                     pool += choice_variants(rules, a)
                 continue
-            if "choose" not in a and a["do"] in ("deploy", "play", "activate", "assign",
-                                                 "attack"):
+            if "choose" not in a and a["do"] in ("deploy", "play", "activate", "assign", "attack"):
                 pool += choice_variants(rules, a)  # surplus entries: accepted too (B-17)
             chosen = a.get("choose", [])
-            assert any(chosen[:len(c)] == c for c in by_base.get(_base(a), [])), \
+            assert any(chosen[: len(c)] == c for c in by_base.get(_base(a), [])), (
                 f"after action {n}: {a} is accepted but not in LEGAL"
+            )
 
 
 def zone_lists(observed: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -375,6 +399,7 @@ def test_a_game_always_reaches_over_or_a_main_phase_again(game: Game) -> None:
 
 # Rules broken on purpose, one per property.
 
+
 class RefusalLeaks(Rules):
     """A refused action still costs its player 1 energy (B-21 broken)."""
 
@@ -442,15 +467,19 @@ class PassesNeverCount(Rules):
         return super().move_pass(g, a)
 
 
-@pytest.mark.parametrize("check, broken", [
-    (check_refused_changes_nothing, RefusalLeaks),
-    (check_legal_is_exactly_what_is_accepted, LegalForgetsBlocks),
-    (check_no_card_lost_or_doubled, DeadPalsVanish),
-    (check_power_never_below_zero, NoPowerFloor),
-    (check_observing_twice, ObserveHasSideEffects),
-    (check_same_inputs_same_outputs, CountsCalls),
-    (check_no_dead_end, PassesNeverCount),
-], ids=lambda v: getattr(v, "__name__", str(v)))
+@pytest.mark.parametrize(
+    "check, broken",
+    [
+        (check_refused_changes_nothing, RefusalLeaks),
+        (check_legal_is_exactly_what_is_accepted, LegalForgetsBlocks),
+        (check_no_card_lost_or_doubled, DeadPalsVanish),
+        (check_power_never_below_zero, NoPowerFloor),
+        (check_observing_twice, ObserveHasSideEffects),
+        (check_same_inputs_same_outputs, CountsCalls),
+        (check_no_dead_end, PassesNeverCount),
+    ],
+    ids=lambda v: getattr(v, "__name__", str(v)),
+)
 def test_each_property_can_fail(check: Any, broken: type[Rules]) -> None:
     """Each check finds the rules class broken for it (no property passes vacuously)."""
     from hypothesis import Phase, find
@@ -465,12 +494,17 @@ def test_each_property_can_fail(check: Any, broken: type[Rules]) -> None:
         return False
 
     # a power below 0 needs a lowering pump on a weak Pal: some hundreds of games
-    find(games(rules=broken, max_actions=8), fails,
-         settings=settings(database=None, max_examples=1000, derandomize=True,
-                           phases=[Phase.generate]))
+    find(
+        games(rules=broken, max_actions=8),
+        fails,
+        settings=settings(
+            database=None, max_examples=1000, derandomize=True, phases=[Phase.generate]
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- profiles
+
 
 def test_profiles_ci_when_ci_is_set_and_named_profile_first() -> None:
     assert profile_name({"CI": "true"}) == "ci"
@@ -483,94 +517,3 @@ def test_profiles_ci_when_ci_is_set_and_named_profile_first() -> None:
         assert name == "ci" and settings().derandomize and settings().database is None
     finally:
         load_profile()  # back to this run's profile
-
-
-# --------------------------------------------------------------------------- perft
-
-def test_bare_position_counts_by_hand() -> None:
-    """bare: A's one standing Pal a1, B nothing. By hand:
-    1: attack master, end-turn = 2.
-    2: after the attack B can only pass (block step); after end-turn B can only end-turn = 2.
-    3: attack, pass → B passes (quick step); end, end → A attacks or ends = 1 + 2 = 3.
-    4: attack, pass, pass → A passes; end, end, attack → B passes; end, end, end → B ends = 3.
-    5: attack ×3 passes → battle, A can only end (a1 rested); e,e,attack,pass → B passes;
-       e,e,e,e → A attacks or ends = 1 + 1 + 2 = 4."""
-    (bare,) = [p for p in load_positions() if p.id == "bare"]
-    nav = OracleNavigator(bare.state)
-    assert [perft(nav, d) for d in range(1, 6)] == [2, 2, 3, 3, 4]
-
-
-@pytest.mark.parametrize("position", load_positions(), ids=lambda p: p.id)
-def test_stored_counts_are_the_oracles(position: Any) -> None:
-    assert position.counts, "a position without counts"
-    for depth, nodes in sorted(position.counts.items()):
-        if nodes > 3000:
-            continue  # tests/test_generators.py::test_deep_stored_counts (slow)
-        assert perft(OracleNavigator(position.state), depth) == nodes, (position.id, depth)
-
-
-@pytest.mark.slow
-def test_deep_stored_counts() -> None:
-    for position in load_positions():
-        for depth, nodes in position.counts.items():
-            if nodes > 3000:
-                assert perft(OracleNavigator(position.state), depth) == nodes
-
-
-def test_engine_navigator_counts_like_the_oracle() -> None:
-    engine = OracleEngine()
-    engine.start()
-    for position in load_positions():
-        nav = EngineNavigator(engine, position.state)
-        assert perft(nav, 3) == position.counts[3], position.id
-
-
-def test_find_split_walks_down_to_the_misread_keyword() -> None:
-    (pos,) = [p for p in load_positions() if p.id == "night-battle"]
-    wrong = OracleEngine(MISREADINGS["stealth-blockable"])
-    wrong.start()
-    assert perft(EngineNavigator(wrong, pos.state), 4) != pos.counts[4]
-    split = find_split(OracleNavigator(pos.state), EngineNavigator(wrong, pos.state), 4)
-    assert split is not None and not split.only_oracle
-    assert split.only_engine and all(a["do"] == "block" for a in split.only_engine)
-    assert split.path[-1]["do"] == "attack"
-    right = OracleEngine()
-    right.start()
-    assert find_split(OracleNavigator(pos.state), EngineNavigator(right, pos.state), 4) is None
-
-
-def _engine_cmd(*args: str) -> str:
-    return " ".join([sys.executable, *args])
-
-
-def test_perft_command_agrees_with_palconf_serve(capsys: pytest.CaptureFixture[str]) -> None:
-    rc = cli_main(["perft", "--engine-cmd", _engine_cmd("-m", "palconf.cli", "serve"),
-                   "--depth", "2"])
-    out = capsys.readouterr().out
-    assert rc == 0, out
-    assert out.count(" ok ") == len(load_positions())
-
-
-def test_perft_command_shows_where_counts_split(capsys: pytest.CaptureFixture[str]) -> None:
-    cmd = _engine_cmd(str(ROOT / "tests" / "engines" / "misread.py"), "stealth-blockable")
-    rc = cli_main(["perft", "--engine-cmd", cmd, "--depth", "4", "--position", "night-battle"])
-    out = capsys.readouterr().out
-    assert rc == 1, out
-    assert "SPLIT" in out and "<- split" in out
-    assert 'only the engine lists: {"blocker": "a1", "do": "block", "player": "A"}' in out
-
-
-@pytest.mark.parametrize("argv, message", [
-    (["--depth", "0"], "--depth must be between"),
-    (["--depth", "2", "--position", "nowhere"], "unknown position(s) nowhere"),
-])
-def test_perft_command_bad_arguments(argv: list[str], message: str,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
-    rc = cli_main(["perft", "--engine-cmd", _engine_cmd("-m", "palconf.cli", "serve"), *argv])
-    assert rc == 2 and message in capsys.readouterr().err
-
-
-def test_perft_command_needs_legal(capsys: pytest.CaptureFixture[str]) -> None:
-    cmd = _engine_cmd(str(ROOT / "tests" / "engines" / "null_engine.py"))
-    assert cli_main(["perft", "--engine-cmd", cmd, "--depth", "1"]) == 2
-    assert "does not offer `legal`" in capsys.readouterr().err

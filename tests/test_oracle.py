@@ -9,7 +9,9 @@ import pytest
 from oracle import Rules, Session, StateError
 
 
-def pal(cid: str, power: int = 1000, strike: int = 1, state: str = "stand", **kw: Any) -> dict[str, Any]:
+def pal(
+    cid: str, power: int = 1000, strike: int = 1, state: str = "stand", **kw: Any
+) -> dict[str, Any]:
     return {"id": cid, "kind": "pal", "power": power, "strike": strike, "state": state, **kw}
 
 
@@ -45,6 +47,7 @@ def card(g: Rules, cid: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ base rules
 
+
 def test_attack_on_master_costs_strike_not_power() -> None:  # B-15
     g = game({"battle": [pal("a1", 5000, strike=2)]})
     attack_through(g, "a1", "master")
@@ -53,8 +56,10 @@ def test_attack_on_master_costs_strike_not_power() -> None:  # B-15
 
 
 def test_lower_power_dies_and_equal_power_both() -> None:  # B-15
-    g = game({"battle": [pal("a1", 3000), pal("a2", 2000)]},
-             {"battle": [pal("b1", 2999, state="rest"), pal("b2", 2000, state="rest")]})
+    g = game(
+        {"battle": [pal("a1", 3000), pal("a2", 2000)]},
+        {"battle": [pal("b1", 2999, state="rest"), pal("b2", 2000, state="rest")]},
+    )
     attack_through(g, "a1", "b1")
     assert card(g, "b1")["zone"] == "graveyard" and card(g, "a1")["zone"] == "battle"
     attack_through(g, "a2", "b2")
@@ -70,7 +75,9 @@ def test_standing_pal_is_not_a_target_and_own_pal_neither() -> None:  # B-11
 
 
 def test_block_step_blocker_rests_and_becomes_target() -> None:  # B-13
-    g = game({"battle": [pal("a1", 3000)]}, {"battle": [pal("b1", 1000, state="rest"), pal("b2", 4000)]})
+    g = game(
+        {"battle": [pal("a1", 3000)]}, {"battle": [pal("b1", 1000, state="rest"), pal("b2", 4000)]}
+    )
     act(g, do="attack", player="A", attacker="a1", target="b1")
     obs = g.observe()
     assert (obs["step"], obs["priority"]) == ("block", "B")
@@ -78,14 +85,22 @@ def test_block_step_blocker_rests_and_becomes_target() -> None:  # B-13
     act(g, do="block", player="B", blocker="b2")
     obs = g.observe()
     assert obs["attack"] == {"attacker": "a1", "target": "b2", "blocked": True}
-    assert obs["cards"]["b2"]["state"] == "rest" and (obs["step"], obs["priority"]) == ("quick", "B")
+    assert obs["cards"]["b2"]["state"] == "rest" and (obs["step"], obs["priority"]) == (
+        "quick",
+        "B",
+    )
     act(g, do="pass", player="B")
     act(g, do="pass", player="A")
     assert card(g, "a1")["zone"] == "graveyard" and card(g, "b1")["zone"] == "battle"
 
 
 def test_quick_step_needs_two_passes_in_a_row() -> None:  # B-14
-    quick_event = {"id": "e1", "kind": "event", "keywords": ["Quick"], "effect": {"op": "energy", "amount": 2}}
+    quick_event = {
+        "id": "e1",
+        "kind": "event",
+        "keywords": ["Quick"],
+        "effect": {"op": "energy", "amount": 2},
+    }
     g = game({"battle": [pal("a1")]}, {"hand": [quick_event]})
     act(g, do="attack", player="A", attacker="a1", target="master")
     act(g, do="pass", player="B")
@@ -116,8 +131,16 @@ def test_end_turn_stands_new_active_and_ends_pumps() -> None:  # B-6
 
 
 def test_power_floor_applies_to_the_total() -> None:  # B-18
-    drop = {"id": "e1", "kind": "event", "effect": {"op": "pump", "target": "chosen", "amount": -2000}}
-    rise = {"id": "e2", "kind": "event", "effect": {"op": "pump", "target": "chosen", "amount": 1500}}
+    drop = {
+        "id": "e1",
+        "kind": "event",
+        "effect": {"op": "pump", "target": "chosen", "amount": -2000},
+    }
+    rise = {
+        "id": "e2",
+        "kind": "event",
+        "effect": {"op": "pump", "target": "chosen", "amount": 1500},
+    }
     g = game({"battle": [pal("a1", 1000)], "hand": [drop, rise]})
     act(g, do="play", player="A", card="e1", choose=["a1"])
     assert card(g, "a1")["power"] == 0
@@ -135,7 +158,13 @@ def test_game_over_stops_everything() -> None:  # B-20
 
 
 def test_refusal_reasons_follow_the_protocol_order() -> None:
-    g = game({"hand": [{"id": "e1", "kind": "event", "cost": 3, "effect": {"op": "night", "value": True}}]})
+    g = game(
+        {
+            "hand": [
+                {"id": "e1", "kind": "event", "cost": 3, "effect": {"op": "night", "value": True}}
+            ]
+        }
+    )
     refused(g, "invalid-action", do="fly", player="A")
     refused(g, "invalid-action", do="play", player="A")
     refused(g, "wrong-player", do="play", player="B", card="e1")
@@ -158,9 +187,12 @@ def test_choices_are_checked_after_the_move() -> None:  # B-17
 
 # ------------------------------------------------------------------ keywords
 
+
 def test_brave_pumps_only_the_attacker() -> None:
-    g = game({"battle": [pal("a1", 3000, keywords=["Brave 100", "Brave 200"])]},
-             {"battle": [pal("b1", 3200, state="rest"), pal("b2", 3000, keywords=["Brave 900"])]})
+    g = game(
+        {"battle": [pal("a1", 3000, keywords=["Brave 100", "Brave 200"])]},
+        {"battle": [pal("b1", 3200, state="rest"), pal("b2", 3000, keywords=["Brave 900"])]},
+    )
     act(g, do="attack", player="A", attacker="a1", target="b1")
     assert card(g, "a1")["power"] == 3300  # I-3
     act(g, do="block", player="B", blocker="b2")
@@ -168,11 +200,15 @@ def test_brave_pumps_only_the_attacker() -> None:
 
 
 def test_taunt_forces_the_target_unless_it_cannot_be_chosen() -> None:
-    g = game({"battle": [pal("a1"), pal("a2", keywords=["Assault"])]},
-             {"battle": [pal("b1", keywords=["Taunt"]), pal("b2", state="rest")]})
+    g = game(
+        {"battle": [pal("a1"), pal("a2", keywords=["Assault"])]},
+        {"battle": [pal("b1", keywords=["Taunt"]), pal("b2", state="rest")]},
+    )
     act(g, do="attack", player="A", attacker="a1", target="b2")  # taunt.4: b1 stands
-    g = game({"battle": [pal("a2", keywords=["Assault"])]},
-             {"battle": [pal("b1", keywords=["Taunt", "Taunt"]), pal("b2", state="rest")]})
+    g = game(
+        {"battle": [pal("a2", keywords=["Assault"])]},
+        {"battle": [pal("b1", keywords=["Taunt", "Taunt"]), pal("b2", state="rest")]},
+    )
     refused(g, "taunt-required", do="attack", player="A", attacker="a2", target="b2")
     refused(g, "taunt-required", do="attack", player="A", attacker="a2", target="master")
     act(g, do="attack", player="A", attacker="a2", target="b1")
@@ -186,12 +222,23 @@ def test_stealth_forbids_blocks() -> None:
 
 
 def test_vigilance_stands_at_its_controllers_end_of_turn() -> None:
-    g = game({"battle": [pal("a1", keywords=["Vigilance"]), pal("a2")]},
-             {"battle": [pal("b1", keywords=["Vigilance"], state="rest"), pal("b2", keywords=["Assault"])]})
+    g = game(
+        {"battle": [pal("a1", keywords=["Vigilance"]), pal("a2")]},
+        {
+            "battle": [
+                pal("b1", keywords=["Vigilance"], state="rest"),
+                pal("b2", keywords=["Assault"]),
+            ]
+        },
+    )
     act(g, do="attack", player="A", attacker="a1", target="master")
-    act(g, do="pass", player="B"); act(g, do="pass", player="B"); act(g, do="pass", player="A")
+    act(g, do="pass", player="B")
+    act(g, do="pass", player="B")
+    act(g, do="pass", player="A")
     act(g, do="attack", player="A", attacker="a2", target="master")
-    act(g, do="pass", player="B"); act(g, do="pass", player="B"); act(g, do="pass", player="A")
+    act(g, do="pass", player="B")
+    act(g, do="pass", player="B")
+    act(g, do="pass", player="A")
     act(g, do="end-turn", player="A")
     assert card(g, "a1")["state"] == "stand" and card(g, "a2")["state"] == "rest"
     refused(g, "illegal-target", do="attack", player="B", attacker="b1", target="a1")
@@ -199,14 +246,18 @@ def test_vigilance_stands_at_its_controllers_end_of_turn() -> None:
 
 
 def test_retaliate_and_breakthrough_after_battle() -> None:
-    g = game({"battle": [pal("a1", 3000, strike=2, keywords=["Breakthrough"])]},
-             {"battle": [pal("b1", 3000, state="rest", keywords=["Retaliate"])]})
+    g = game(
+        {"battle": [pal("a1", 3000, strike=2, keywords=["Breakthrough"])]},
+        {"battle": [pal("b1", 3000, state="rest", keywords=["Retaliate"])]},
+    )
     attack_through(g, "a1", "b1")  # equal power: both die; I-1 damage still dealt
     obs = g.observe()
     assert obs["players"]["B"]["life"] == 3
     assert obs["cards"]["a1"]["zone"] == obs["cards"]["b1"]["zone"] == "graveyard"
-    g = game({"battle": [pal("a1", 1000, strike=2, keywords=["Breakthrough", "Retaliate"])]},
-             {"battle": [pal("b1", 3000, state="rest")]})
+    g = game(
+        {"battle": [pal("a1", 1000, strike=2, keywords=["Breakthrough", "Retaliate"])]},
+        {"battle": [pal("b1", 3000, state="rest")]},
+    )
     attack_through(g, "a1", "b1")  # I-7: taken by Retaliate, not the battle
     obs = g.observe()
     assert obs["players"]["B"]["life"] == 5 and obs["cards"]["b1"]["zone"] == "graveyard"
@@ -214,22 +265,34 @@ def test_retaliate_and_breakthrough_after_battle() -> None:
 
 def test_retaliate_needs_a_battle() -> None:
     kill = {"id": "e1", "kind": "event", "effect": {"op": "destroy", "target": "chosen"}}
-    g = game({"battle": [pal("a1")], "hand": [kill]}, {"battle": [pal("b1", keywords=["Retaliate"])]})
+    g = game(
+        {"battle": [pal("a1")], "hand": [kill]}, {"battle": [pal("b1", keywords=["Retaliate"])]}
+    )
     act(g, do="play", player="A", card="e1", choose=["b1"])
     assert card(g, "a1")["zone"] == "battle" and card(g, "b1")["zone"] == "graveyard"
 
 
 def test_nocturnal_counts_each_instance_at_night_only() -> None:
-    g = game({"battle": [pal("a1", 1000, keywords=["Nocturnal", "Nocturnal"])],
-              "hand": [pal("a2", 1000, keywords=["Nocturnal"])]}, night=True)
+    g = game(
+        {
+            "battle": [pal("a1", 1000, keywords=["Nocturnal", "Nocturnal"])],
+            "hand": [pal("a2", 1000, keywords=["Nocturnal"])],
+        },
+        night=True,
+    )
     assert card(g, "a1")["power"] == 1600 and card(g, "a2")["power"] == 1000
     day = game({"battle": [pal("a1", 1000, keywords=["Nocturnal"])]})
     assert card(day, "a1")["power"] == 1000
 
 
 def test_interrupt_costs_exactly_one_and_nullifies() -> None:
-    interrupt = {"id": "i1", "kind": "event", "cost": 4, "keywords": ["Interrupt"],
-                 "effect": {"op": "damage", "player": "opponent", "amount": 3}}
+    interrupt = {
+        "id": "i1",
+        "kind": "event",
+        "cost": 4,
+        "keywords": ["Interrupt"],
+        "effect": {"op": "damage", "player": "opponent", "amount": 3},
+    }
     g = game({"battle": [pal("a1", keywords=["Brave 500"])]}, {"hand": [interrupt], "energy": 1})
     act(g, do="attack", player="A", attacker="a1", target="master")
     refused(g, "wrong-timing", do="interrupt", player="B", card="i1", pay="energy")  # block step
@@ -243,8 +306,10 @@ def test_interrupt_costs_exactly_one_and_nullifies() -> None:
 
 def test_interrupt_second_way_and_own_attack() -> None:
     interrupt = {"id": "i1", "kind": "pal", "power": 1, "keywords": ["Interrupt"]}
-    g = game({"battle": [pal("a1")], "hand": [dict(interrupt, id="i2")]},
-             {"hand": [interrupt, pal("x1")]})
+    g = game(
+        {"battle": [pal("a1")], "hand": [dict(interrupt, id="i2")]},
+        {"hand": [interrupt, pal("x1")]},
+    )
     act(g, do="attack", player="A", attacker="a1", target="master")
     act(g, do="pass", player="B")
     refused(g, "cannot-pay", do="interrupt", player="B", card="i1", pay="discard", discard="i1")
@@ -265,7 +330,12 @@ def test_quick_timing() -> None:
 
 
 def test_on_deploy_triggers_on_deploy_only() -> None:
-    deployer = pal("a1", abilities=[{"when": "deploy", "effect": {"op": "damage", "player": "opponent", "amount": 1}}])
+    deployer = pal(
+        "a1",
+        abilities=[
+            {"when": "deploy", "effect": {"op": "damage", "player": "opponent", "amount": 1}}
+        ],
+    )
     g = game({"hand": [deployer], "structures": [{"id": "s1", "kind": "structure"}]})
     act(g, do="deploy", player="A", card="a1")
     assert g.observe()["players"]["B"]["life"] == 4
@@ -275,15 +345,50 @@ def test_on_deploy_triggers_on_deploy_only() -> None:
 
 # ------------------------------------------------------------------ loading and the protocol layer
 
-@pytest.mark.parametrize("state, code", [
-    ({"players": {"A": {"life": 0}, "B": {"life": 5}}}, "invalid-state"),
-    ({"players": {"A": {"life": 5, "battle": [pal("x"), pal("x")]}, "B": {"life": 5}}}, "invalid-state"),
-    ({"players": {"A": {"life": 5, "battle": [pal("master")]}, "B": {"life": 5}}}, "invalid-state"),
-    ({"players": {"A": {"life": 5, "battle": [pal("a", keywords=["Flying"])]}, "B": {"life": 5}}}, "unsupported"),
-    ({"players": {"A": {"life": 5, "structures": [{"id": "s", "kind": "structure", "slots": 1,
-                                                  "assigned": [pal("p"), pal("q")]}]}, "B": {"life": 5}}}, "invalid-state"),
-    ({"players": {"A": {"life": 5}}}, "invalid-state"),
-])
+
+@pytest.mark.parametrize(
+    "state, code",
+    [
+        ({"players": {"A": {"life": 0}, "B": {"life": 5}}}, "invalid-state"),
+        (
+            {"players": {"A": {"life": 5, "battle": [pal("x"), pal("x")]}, "B": {"life": 5}}},
+            "invalid-state",
+        ),
+        (
+            {"players": {"A": {"life": 5, "battle": [pal("master")]}, "B": {"life": 5}}},
+            "invalid-state",
+        ),
+        (
+            {
+                "players": {
+                    "A": {"life": 5, "battle": [pal("a", keywords=["Flying"])]},
+                    "B": {"life": 5},
+                }
+            },
+            "unsupported",
+        ),
+        (
+            {
+                "players": {
+                    "A": {
+                        "life": 5,
+                        "structures": [
+                            {
+                                "id": "s",
+                                "kind": "structure",
+                                "slots": 1,
+                                "assigned": [pal("p"), pal("q")],
+                            }
+                        ],
+                    },
+                    "B": {"life": 5},
+                }
+            },
+            "invalid-state",
+        ),
+        ({"players": {"A": {"life": 5}}}, "invalid-state"),
+    ],
+)
 def test_bad_states_are_refused(state: dict[str, Any], code: str) -> None:
     with pytest.raises(StateError) as e:
         Rules.from_state(state)
@@ -301,10 +406,16 @@ def test_session_errors() -> None:
 
 
 def test_legal_matches_apply_on_a_small_board() -> None:
-    g = game({"battle": [pal("a1", keywords=["Serious 100"]), pal("a2", state="rest")],
-              "structures": [{"id": "s1", "kind": "structure"}],
-              "hand": [{"id": "e1", "kind": "event", "effect": {"op": "destroy", "target": "chosen"}}]},
-             {"battle": [pal("b1", state="rest", keywords=["Taunt"]), pal("b2", state="rest")]})
+    g = game(
+        {
+            "battle": [pal("a1", keywords=["Serious 100"]), pal("a2", state="rest")],
+            "structures": [{"id": "s1", "kind": "structure"}],
+            "hand": [
+                {"id": "e1", "kind": "event", "effect": {"op": "destroy", "target": "chosen"}}
+            ],
+        },
+        {"battle": [pal("b1", state="rest", keywords=["Taunt"]), pal("b2", state="rest")]},
+    )
     legal = g.legal()
     assert {"do": "attack", "player": "A", "attacker": "a1", "target": "b1"} in legal
     assert {"do": "attack", "player": "A", "attacker": "a1", "target": "b2"} not in legal

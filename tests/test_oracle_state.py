@@ -27,12 +27,26 @@ def structure(cid: str, **kw: Any) -> dict[str, Any]:
 def base() -> dict[str, Any]:
     """A valid STATE that every refusal below breaks in exactly one place."""
     return {
-        "active": "A", "turn": 1, "night": False,
+        "active": "A",
+        "turn": 1,
+        "night": False,
         "players": {
-            "A": {"life": 5, "energy": 1, "hand": [event("e1")], "battle": [pal("a1")],
-                  "structures": [structure("s1", assigned=[pal("a2")])], "graveyard": []},
-            "B": {"life": 5, "energy": 0, "hand": [], "battle": [pal("b1")],
-                  "structures": [], "graveyard": []},
+            "A": {
+                "life": 5,
+                "energy": 1,
+                "hand": [event("e1")],
+                "battle": [pal("a1")],
+                "structures": [structure("s1", assigned=[pal("a2")])],
+                "graveyard": [],
+            },
+            "B": {
+                "life": 5,
+                "energy": 0,
+                "hand": [],
+                "battle": [pal("b1")],
+                "structures": [],
+                "graveyard": [],
+            },
         },
     }
 
@@ -110,16 +124,20 @@ INVALID: dict[str, Edit] = {
     "event-power-negative": lambda s: e1(s).update(power=-1),
     "structure-strike-negative": lambda s: s1(s).update(strike=-2),
     "pal-slots-negative": lambda s: a1(s).update(slots=-1),
-    "ability-cost-negative": lambda s: ability(s, when="activate", cost=-1,
-                                                effect={"op": "energy", "amount": 1}),
+    "ability-cost-negative": lambda s: ability(
+        s, when="activate", cost=-1, effect={"op": "energy", "amount": 1}
+    ),
     "damage-amount-negative": lambda s: e1(s).update(
-        effect={"op": "damage", "player": "opponent", "amount": -1}),
+        effect={"op": "damage", "player": "opponent", "amount": -1}
+    ),
     "damage-amount-bool": lambda s: e1(s).update(
-        effect={"op": "damage", "player": "opponent", "amount": True}),
+        effect={"op": "damage", "player": "opponent", "amount": True}
+    ),
     "energy-amount-negative": lambda s: e1(s).update(effect={"op": "energy", "amount": -2}),
     "energy-amount-float": lambda s: e1(s).update(effect={"op": "energy", "amount": 1.5}),
     "pump-amount-string": lambda s: e1(s).update(
-        effect={"op": "pump", "target": "chosen", "amount": "300"}),
+        effect={"op": "pump", "target": "chosen", "amount": "300"}
+    ),
     "id-empty": lambda s: a1(s).update(id=""),
     "id-int": lambda s: a1(s).update(id=1),
     "id-master": lambda s: a1(s).update(id="master"),
@@ -139,9 +157,11 @@ INVALID: dict[str, Edit] = {
     "pal-with-assigned": lambda s: a1(s).update(assigned=[]),
     "event-with-assigned": lambda s: e1(s).update(assigned=[]),
     "structure-in-hand-holds-pal": lambda s: A(s)["hand"].append(
-        structure("s9", assigned=[pal("a9")])),
+        structure("s9", assigned=[pal("a9")])
+    ),
     "structure-in-graveyard-holds-pal": lambda s: A(s)["graveyard"].append(
-        structure("s9", assigned=[pal("a9")])),
+        structure("s9", assigned=[pal("a9")])
+    ),
     "more-pals-than-slots": lambda s: s1(s)["assigned"].append(pal("a9")),
     "slots-0-holds-pal": lambda s: s1(s).update(slots=0),
     "event-without-effect": lambda s: e1(s).pop("effect"),
@@ -149,20 +169,24 @@ INVALID: dict[str, Edit] = {
     "structure-with-effect": lambda s: s1(s).update(effect={"op": "energy", "amount": 1}),
     "pump-no-target": lambda s: e1(s).update(effect={"op": "pump", "amount": 300}),
     "pump-bad-target": lambda s: e1(s).update(
-        effect={"op": "pump", "target": "opponent", "amount": 300}),
+        effect={"op": "pump", "target": "opponent", "amount": 300}
+    ),
     "rest-no-target": lambda s: e1(s).update(effect={"op": "rest"}),
     "stand-bad-target": lambda s: e1(s).update(effect={"op": "stand", "target": "all"}),
     "destroy-self": lambda s: e1(s).update(effect={"op": "destroy", "target": "self"}),
     "destroy-no-target": lambda s: e1(s).update(effect={"op": "destroy"}),
     "damage-no-player": lambda s: e1(s).update(effect={"op": "damage", "amount": 1}),
     "damage-bad-player": lambda s: e1(s).update(
-        effect={"op": "damage", "player": "both", "amount": 1}),
+        effect={"op": "damage", "player": "both", "amount": 1}
+    ),
     "night-no-value": lambda s: e1(s).update(effect={"op": "night"}),
     "night-string-value": lambda s: e1(s).update(effect={"op": "night", "value": "true"}),
-    "quick-not-bool": lambda s: ability(s, when="activate", quick="yes",
-                                        effect={"op": "energy", "amount": 1}),
-    "quick-int-on-trigger": lambda s: ability(s, when="deploy", quick=1,
-                                              effect={"op": "energy", "amount": 1}),
+    "quick-not-bool": lambda s: ability(
+        s, when="activate", quick="yes", effect={"op": "energy", "amount": 1}
+    ),
+    "quick-int-on-trigger": lambda s: ability(
+        s, when="deploy", quick=1, effect={"op": "energy", "amount": 1}
+    ),
     "brave-without-number": lambda s: a1(s).update(keywords=["Brave"]),
     "serious-without-number": lambda s: a1(s).update(keywords=["Serious"]),
     "taunt-with-number": lambda s: a1(s).update(keywords=["Taunt 1"]),
@@ -203,30 +227,52 @@ def test_unsupported(name: str) -> None:
     assert e.value.code == "unsupported", e.value.message
 
 
-@pytest.mark.parametrize("state", [
-    # allowed by P-state: a negative pump, Brave 0, an empty assigned on a structure out of
-    # play, a structure with 0 slots holding nothing, a rested card in hand, a Pal's slots
-    ("pump-negative", lambda s: e1(s).update(
-        effect={"op": "pump", "target": "chosen", "amount": -300})),
-    ("brave-0", lambda s: a1(s).update(keywords=["Brave 0", "Serious 300"])),
-    ("structure-in-hand-empty-assigned", lambda s: A(s)["hand"].append(
-        structure("s9", assigned=[]))),
-    ("slots-0", lambda s: A(s)["structures"].append(structure("s9", slots=0))),
-    ("rest-in-hand", lambda s: e1(s).update(state="rest")),
-    ("event-power-strike", lambda s: e1(s).update(power=0, strike=3)),
-    ("pal-slots", lambda s: a1(s).update(slots=2)),
-    ("quick-on-pal", lambda s: a1(s).update(keywords=["Quick"])),
-], ids=lambda p: p[0] if isinstance(p, tuple) else "")
+@pytest.mark.parametrize(
+    "state",
+    [
+        # allowed by P-state: a negative pump, Brave 0, an empty assigned on a structure out of
+        # play, a structure with 0 slots holding nothing, a rested card in hand, a Pal's slots
+        (
+            "pump-negative",
+            lambda s: e1(s).update(effect={"op": "pump", "target": "chosen", "amount": -300}),
+        ),
+        ("brave-0", lambda s: a1(s).update(keywords=["Brave 0", "Serious 300"])),
+        (
+            "structure-in-hand-empty-assigned",
+            lambda s: A(s)["hand"].append(structure("s9", assigned=[])),
+        ),
+        ("slots-0", lambda s: A(s)["structures"].append(structure("s9", slots=0))),
+        ("rest-in-hand", lambda s: e1(s).update(state="rest")),
+        ("event-power-strike", lambda s: e1(s).update(power=0, strike=3)),
+        ("pal-slots", lambda s: a1(s).update(slots=2)),
+        ("quick-on-pal", lambda s: a1(s).update(keywords=["Quick"])),
+    ],
+    ids=lambda p: p[0] if isinstance(p, tuple) else "",
+)
 def test_valid_edge_states(state: tuple[str, Edit]) -> None:
     load_state(edited(state[1]))
 
 
 def test_defaults() -> None:
-    g = load_state({"players": {
-        "A": {"life": 3, "battle": [pal("a1", abilities=[
-            {"when": "activate", "effect": {"op": "energy", "amount": 1}}])],
-              "structures": [structure("s1")]},
-        "B": {"life": 4}}})
+    g = load_state(
+        {
+            "players": {
+                "A": {
+                    "life": 3,
+                    "battle": [
+                        pal(
+                            "a1",
+                            abilities=[
+                                {"when": "activate", "effect": {"op": "energy", "amount": 1}}
+                            ],
+                        )
+                    ],
+                    "structures": [structure("s1")],
+                },
+                "B": {"life": 4},
+            }
+        }
+    )
     assert (g.active, g.turn, g.night) == ("A", 1, False)
     assert g.energy == {"A": 0, "B": 0}
     c = g.cards["a1"]
@@ -237,10 +283,18 @@ def test_defaults() -> None:
 
 
 def test_card_in_hand_or_graveyard_written_rested_is_standing_when_deployed() -> None:
-    r = Rules.from_state({"players": {
-        "A": {"life": 5, "hand": [pal("a1", state="rest"), structure("s1", state="rest")],
-              "graveyard": [pal("a2", state="rest")]},
-        "B": {"life": 5}}})
+    r = Rules.from_state(
+        {
+            "players": {
+                "A": {
+                    "life": 5,
+                    "hand": [pal("a1", state="rest"), structure("s1", state="rest")],
+                    "graveyard": [pal("a2", state="rest")],
+                },
+                "B": {"life": 5},
+            }
+        }
+    )
     obs = r.observe()["cards"]
     assert obs["a1"]["state"] is None and obs["a2"]["state"] is None
     assert r.apply({"do": "deploy", "player": "A", "card": "a1"}) is None
@@ -250,10 +304,25 @@ def test_card_in_hand_or_graveyard_written_rested_is_standing_when_deployed() ->
 
 
 def test_quick_keyword_on_pal_or_structure_is_ignored() -> None:
-    r = Rules.from_state({"players": {
-        "A": {"life": 5, "battle": [pal("a1", 3000)]},
-        "B": {"life": 5, "battle": [pal("b1", keywords=["Quick"], abilities=[
-            {"when": "activate", "effect": {"op": "energy", "amount": 1}}])]}}})
+    r = Rules.from_state(
+        {
+            "players": {
+                "A": {"life": 5, "battle": [pal("a1", 3000)]},
+                "B": {
+                    "life": 5,
+                    "battle": [
+                        pal(
+                            "b1",
+                            keywords=["Quick"],
+                            abilities=[
+                                {"when": "activate", "effect": {"op": "energy", "amount": 1}}
+                            ],
+                        )
+                    ],
+                },
+            }
+        }
+    )
     assert r.apply({"do": "attack", "player": "A", "attacker": "a1", "target": "master"}) is None
     assert r.apply({"do": "pass", "player": "B"}) is None
     refusal = r.apply({"do": "activate", "player": "B", "card": "b1", "ability": 0})

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from palconf import paths
@@ -18,7 +16,7 @@ SHARED = paths.ROOT.parent / "shared" / "spec" / "protocol.md"
 
 def protocol_text() -> str:
     text = DOC.read_text(encoding="utf-8")
-    return text[:text.index(ADDED)]
+    return text[: text.index(ADDED)]
 
 
 def test_every_protocol_rule_is_the_documents_own_text() -> None:

@@ -24,10 +24,10 @@ import pytest
 
 from palconf import paths
 from palconf.cases import case_files, load_cases
-from palconf.engines import Engine, EngineCrash, EngineInfo
+from palconf.core import BaseEngine, Engine, EngineCrash, EngineInfo, Outcome, Result
 from palconf.expectations import Expectations
 from palconf.registry import load as load_registry
-from palconf.runner import Result, run_case
+from palconf.runner import run_case
 
 pytest_plugins = ["pytester"]
 
@@ -35,8 +35,9 @@ ENGINES = Path(__file__).parent / "engines"
 BROKEN_PROCESS = ENGINES / "broken.py"
 
 #: A small corpus: cases the broken engine fails (taunt ignored, life loss doubled), cases it
-#: passes, one that deploys (the engine raises there), one case testing two keywords, and
-#: folders whose order differs from their cases' ids (interactions/ix-… and interrupt/…).
+#: passes, one that deploys (the engine raises there), one case testing two keywords, one of
+#: the protocol group, and folders whose order differs from their cases' ids
+#: (interactions/ix-… and interrupt/…).
 SMALL = (
     "taunt/taunt-rested-taunt-pal-must-be-targeted-over-master.toml",
     "taunt/taunt-double-taunt-standing-binds-assault-attacker.toml",
@@ -46,6 +47,7 @@ SMALL = (
     "nocturnal/nocturnal-blocker-wins-at-night.toml",
     "interactions/ix-brave-taunt-attacked-taunt-pal-gets-no-brave.toml",
     "interrupt/interrupt-after-quick-actions-keeps-their-effects.toml",  # id order ≠ path order
+    "protocol/protocol-state-default-turn-is-1.toml",  # the protocol group
 )
 
 #: A wrong engine, as an engine author's module would define it (written to a temp module).
@@ -81,8 +83,15 @@ def make():
 ORACLE = "palconf.engines:OracleEngine"
 #: pytest's word for each outcome of palconf's (xpass: strict, a failure, as palconf run's
 #: exit status says).
-PYTEST_WORD = {"pass": "passed", "fail": "failed", "error": "error", "timeout": "error",
-               "skip": "skipped", "xfail": "xfailed", "xpass": "failed"}
+PYTEST_WORD = {
+    "pass": "passed",
+    "fail": "failed",
+    "error": "error",
+    "timeout": "error",
+    "skip": "skipped",
+    "xfail": "xfailed",
+    "xpass": "failed",
+}
 
 
 @pytest.fixture
@@ -109,14 +118,14 @@ def reference(root: Path, expectations: Expectations | None = None) -> dict[str,
             engine.restart()
         if expectations is not None:
             if expectations.skipped(case.id):
-                result.outcome = "skip"
+                result.outcome = Outcome.SKIP
             else:
                 expectations.judge(result)
         results[case.id] = result
     return results
 
 
-class Guarded(Engine):
+class Guarded(BaseEngine):
     """An in-process engine whose exceptions are engine faults (an `error` of the case)."""
 
     def __init__(self, inner: Engine) -> None:
@@ -134,8 +143,16 @@ class Guarded(Engine):
 
 
 def palconf_args(root: Path, *more: str, engine: str = "broken_engine:make") -> list[str]:
-    return ["-p", "no:cacheprovider", "--palconf", "--palconf-engine", engine,
-            "--palconf-cases", str(root), *more]
+    return [
+        "-p",
+        "no:cacheprovider",
+        "--palconf",
+        "--palconf-engine",
+        engine,
+        "--palconf-cases",
+        str(root),
+        *more,
+    ]
 
 
 def junit_outcomes(path: Path) -> dict[str, str]:
@@ -148,8 +165,11 @@ def junit_outcomes(path: Path) -> dict[str, str]:
         if not kinds:
             word = "passed"
         elif kinds[0] == "skipped":
-            word = "xfailed" if skipped is not None and skipped.get("type") == "pytest.xfail" \
+            word = (
+                "xfailed"
+                if skipped is not None and skipped.get("type") == "pytest.xfail"
                 else "skipped"
+            )
         else:
             word = {"failure": "failed", "error": "error"}[kinds[0]]
         out[str(tc.get("name"))] = word
@@ -161,30 +181,33 @@ def report_section(result: pytest.RunResult, case_id: str) -> str:
     lines = result.stdout.lines
     head = re.compile(rf"^_+ (ERROR at setup of )?{re.escape(case_id)} _+$")
     start = next(n for n, line in enumerate(lines) if head.match(line)) + 1
-    end = next(n for n in range(start, len(lines))
-               if re.match(r"^(_{3,} .* _{3,}|={3,}.*)$", lines[n]))
+    end = next(
+        n for n in range(start, len(lines)) if re.match(r"^(_{3,} .* _{3,}|={3,}.*)$", lines[n])
+    )
     return " ".join(" ".join(lines[start:end]).split())
 
 
 def collected_ids(result: pytest.RunResult) -> list[str]:
-    return [line.split("::", 1)[1] for line in result.stdout.lines
-            if line.startswith("palconf::")]
+    return [line.split("::", 1)[1] for line in result.stdout.lines if line.startswith("palconf::")]
 
 
 # ---------------------------------------------------------------- registration and switching on
 
+
 def test_importing_the_plugin_imports_nothing_heavy() -> None:
-    code = ("import sys, palconf.pytest_plugin; "
-            "print(sorted(m for m in ('jsonschema', 'hypothesis', 'jinja2', 'oracle', "
-            "'palconf.engines', 'palconf.cases', 'palconf.runner', 'palconf.adapter', 'tomli') "
-            "if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, palconf.pytest_plugin; "
+        "print(sorted(m for m in ('jsonschema', 'hypothesis', 'jinja2', 'oracle', "
+        "'palconf.engines', 'palconf.cases', 'palconf.runner', 'palconf.adapter', 'tomli') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 def test_the_entry_point_registers_the_plugin_and_it_stays_off_without_palconf(
-        pytester: pytest.Pytester) -> None:
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makepyfile(test_own="def test_own():\n    pass\n")
     help_text = pytester.runpytest("--help")
     help_text.stdout.fnmatch_lines(["*--palconf *", "*--palconf-engine-cmd=CMD*"])
@@ -201,32 +224,44 @@ def test_markers_are_registered_with_palconf(pytester: pytest.Pytester, small: P
     registry = load_registry()
     for kid in registry.keywords:
         result.stdout.fnmatch_lines([f"@pytest.mark.{kid.replace('-', '_')}: palconf cases*"])
-    for name in ("base", "palconf"):
+    for name in ("base", "protocol", "palconf"):
         result.stdout.fnmatch_lines([f"@pytest.mark.{name}: *"])
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    ([], "--palconf needs exactly one engine"),
-    (["--palconf-engine", ORACLE, "--palconf-engine-cmd", "x"], "exactly one engine"),
-    (["--palconf-engine", "palconf.engines"], "expected MODULE:FACTORY"),
-    (["--palconf-engine", "no_such_module_xyz:make"], "cannot import 'no_such_module_xyz'"),
-    (["--palconf-engine", "palconf.engines:NoSuchFactory"], "has no 'NoSuchFactory'"),
-    (["--palconf-engine", "palconf.engines:__doc__"], "is not callable"),
-    (["--palconf-engine-cmd", "engine 'unclosed"], "cannot parse"),
-    (["--palconf-engine", ORACLE, "--palconf-cases", "no/such/dir"], "no such folder"),
-    (["--palconf-engine", ORACLE, "--palconf-expectations", "missing.toml"], "no such file"),
-    (["--palconf-engine", ORACLE, "--palconf-timeout", "0"], "positive number"),
-])
-def test_bad_options_are_usage_errors(pytester: pytest.Pytester, args: list[str],
-                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "--palconf needs exactly one engine"),
+        (["--palconf-engine", ORACLE, "--palconf-engine-cmd", "x"], "exactly one engine"),
+        (["--palconf-engine", "palconf.engines"], "expected MODULE:FACTORY"),
+        (["--palconf-engine", "no_such_module_xyz:make"], "cannot import 'no_such_module_xyz'"),
+        (["--palconf-engine", "palconf.engines:NoSuchFactory"], "has no 'NoSuchFactory'"),
+        (["--palconf-engine", "palconf.engines:__doc__"], "is not callable"),
+        (["--palconf-engine-cmd", "engine 'unclosed"], "cannot parse"),
+        (["--palconf-engine", ORACLE, "--palconf-cases", "no/such/dir"], "no such folder"),
+        (["--palconf-engine", ORACLE, "--palconf-expectations", "missing.toml"], "no such file"),
+        (["--palconf-engine", ORACLE, "--palconf-timeout", "0"], "positive, finite number"),
+        (["--palconf-engine", ORACLE, "--palconf-timeout", "-1"], "positive, finite number"),
+        (["--palconf-engine", ORACLE, "--palconf-timeout", "nan"], "positive, finite number"),
+        (["--palconf-engine", ORACLE, "--palconf-timeout", "inf"], "positive, finite number"),
+        (["--palconf-engine", ORACLE, "--palconf-timeout", "abc"], "positive number of seconds"),
+        (["--palconf-engine", ORACLE, "--palconf-max-restarts", "-1"], "0 or more"),
+        (["--palconf-engine", ORACLE, "--palconf-max-restarts", "x"], "not a whole number"),
+        (["--palconf-engine-cmd", "   "], "the engine command is empty"),
+    ],
+)
+def test_bad_options_are_usage_errors(
+    pytester: pytest.Pytester, args: list[str], message: str
+) -> None:
     result = pytester.runpytest("-p", "no:cacheprovider", "--palconf", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert message in result.stderr.str()
     assert "Traceback" not in result.stderr.str()
 
 
-def test_a_broken_expectations_file_is_a_usage_error(pytester: pytest.Pytester,
-                                                      small: Path) -> None:
+def test_a_broken_expectations_file_is_a_usage_error(
+    pytester: pytest.Pytester, small: Path
+) -> None:
     (pytester.path / "exp.toml").write_text('[cases.x]\noutcome = "sometimes"\n')
     result = pytester.runpytest(*palconf_args(small, "--palconf-expectations", "exp.toml"))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -235,30 +270,40 @@ def test_a_broken_expectations_file_is_a_usage_error(pytester: pytest.Pytester,
 
 # ---------------------------------------------------------------- collection
 
+
 @pytest.mark.slow
 def test_the_whole_corpus_is_collected_and_passes_against_the_oracle(
-        pytester: pytest.Pytester) -> None:
+    pytester: pytest.Pytester,
+) -> None:
     """One item per case file, named by its id (= the file name), in id order; the oracle
     passes them all."""
     stems = sorted(p.stem for p in case_files(paths.CASES))
     assert len(stems) > 500
-    result = pytester.runpytest("-p", "no:cacheprovider", "--palconf", "--palconf-engine",
-                                ORACLE, "-q", "--junitxml", "all.xml")
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        "--palconf",
+        "--palconf-engine",
+        ORACLE,
+        "-q",
+        "--junitxml",
+        "all.xml",
+    )
     result.assert_outcomes(passed=len(stems))
     names = [tc.get("name") for tc in ET.parse(pytester.path / "all.xml").iter("testcase")]
     assert names == stems
 
 
-def test_collection_is_one_item_per_case_sorted_by_id(pytester: pytest.Pytester,
-                                                      small: Path) -> None:
+def test_collection_is_one_item_per_case_sorted_by_id(
+    pytester: pytest.Pytester, small: Path
+) -> None:
     result = pytester.runpytest(*palconf_args(small, "--collect-only", "-q"))
     ids = collected_ids(result)
     assert ids == sorted(c.id for c in load_cases(small))
     assert len(ids) == len(SMALL)
 
 
-def test_the_cases_sit_beside_the_users_own_tests(pytester: pytest.Pytester,
-                                                  small: Path) -> None:
+def test_the_cases_sit_beside_the_users_own_tests(pytester: pytest.Pytester, small: Path) -> None:
     pytester.makepyfile(test_own="def test_own():\n    pass\n")
     both = pytester.runpytest(*palconf_args(small, "--collect-only", "-q"))
     both.stdout.fnmatch_lines(["test_own.py::test_own", "palconf::*"])
@@ -267,29 +312,43 @@ def test_the_cases_sit_beside_the_users_own_tests(pytester: pytest.Pytester,
     assert len(collected_ids(only)) == len(SMALL)
 
 
-@pytest.mark.parametrize("keyword", ["taunt", "on-deploy", "base", "brave"])
-def test_a_marker_per_keyword_selects_exactly_its_cases(pytester: pytest.Pytester, small: Path,
-                                                        keyword: str) -> None:
+@pytest.mark.parametrize("keyword", ["taunt", "on-deploy", "base", "brave", "protocol"])
+def test_a_marker_per_keyword_selects_exactly_its_cases(
+    pytester: pytest.Pytester, small: Path, keyword: str
+) -> None:
     expected = sorted(c.id for c in load_cases(small) if keyword in c.keywords)
     assert expected, f"the small corpus has no {keyword} case"
-    result = pytester.runpytest(*palconf_args(
-        small, "--collect-only", "-q", "--strict-markers", "-W", "error",
-        "-m", keyword.replace("-", "_")))
+    result = pytester.runpytest(
+        *palconf_args(
+            small,
+            "--collect-only",
+            "-q",
+            "--strict-markers",
+            "-W",
+            "error",
+            # in-process, the outer pytest's own import of palconf cannot be rewritten: not ours
+            "-W",
+            "ignore::pytest.PytestAssertRewriteWarning",
+            "-m",
+            keyword.replace("-", "_"),
+        )
+    )
     assert result.ret == pytest.ExitCode.OK
     assert collected_ids(result) == expected
 
 
 def test_k_matches_case_ids_and_clause_ids(pytester: pytest.Pytester, small: Path) -> None:
-    result = pytester.runpytest(*palconf_args(small, "--collect-only", "-q", "-k",
-                                              "master-loses"))
+    result = pytester.runpytest(*palconf_args(small, "--collect-only", "-q", "-k", "master-loses"))
     assert collected_ids(result) == ["base-battle-master-loses-strike-not-power"]
     result = pytester.runpytest(*palconf_args(small, "--collect-only", "-q", "-k", "brave.3"))
-    assert collected_ids(result) == sorted(c.id for c in load_cases(small)
-                                           if "brave.3" in c.clauses)
+    assert collected_ids(result) == sorted(
+        c.id for c in load_cases(small) if "brave.3" in c.clauses
+    )
 
 
 def test_broken_case_files_are_a_collection_error_naming_the_file(
-        pytester: pytest.Pytester, small: Path) -> None:
+    pytester: pytest.Pytester, small: Path
+) -> None:
     bad = small / "taunt" / "taunt-broken.toml"
     bad.write_text('id = "taunt-broken"\ntitle = 3\n')
     result = pytester.runpytest(*palconf_args(small))
@@ -302,6 +361,7 @@ def test_broken_case_files_are_a_collection_error_naming_the_file(
 
 # ---------------------------------------------------------------- outcomes and reports
 
+
 def test_outcomes_are_palconfs_own(pytester: pytest.Pytester, small: Path) -> None:
     ref = reference(small)
     words = {cid: PYTEST_WORD[r.outcome] for cid, r in ref.items()}
@@ -309,13 +369,13 @@ def test_outcomes_are_palconfs_own(pytester: pytest.Pytester, small: Path) -> No
     result = pytester.runpytest(*palconf_args(small, "--junitxml", "out.xml"))
     assert junit_outcomes(pytester.path / "out.xml") == words
     counts = {w: list(words.values()).count(w) for w in set(words.values())}
-    result.assert_outcomes(passed=counts["passed"], failed=counts["failed"],
-                           errors=counts["error"])
+    result.assert_outcomes(passed=counts["passed"], failed=counts["failed"], errors=counts["error"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
 
 
-def test_a_failures_report_is_the_case_not_a_traceback(pytester: pytest.Pytester,
-                                                       small: Path) -> None:
+def test_a_failures_report_is_the_case_not_a_traceback(
+    pytester: pytest.Pytester, small: Path
+) -> None:
     ref = reference(small)
     registry = load_registry()
     cases = {c.id: c for c in load_cases(small)}
@@ -335,8 +395,10 @@ def test_a_failures_report_is_the_case_not_a_traceback(pytester: pytest.Pytester
         for rule in case.rules:
             assert f"{rule}: {' '.join(registry.base[rule].split())}" in section
         for d in r.diffs:
-            assert (f"{d['path']}: expected {json.dumps(d['expected'], sort_keys=True)}, "
-                    f"observed {json.dumps(d['observed'], sort_keys=True)}") in section
+            assert (
+                f"{d.path}: expected {json.dumps(d.expected, sort_keys=True)}, "
+                f"observed {json.dumps(d.observed, sort_keys=True)}"
+            ) in section
         assert "Traceback" not in section
         # the short summary names the case and the first line of what went wrong
         assert re.search(rf"FAILED palconf::{re.escape(r.id)} - fail: ", out)
@@ -344,26 +406,29 @@ def test_a_failures_report_is_the_case_not_a_traceback(pytester: pytest.Pytester
 
 
 def test_an_engine_error_is_a_pytest_error_with_the_engines_own_traceback(
-        pytester: pytest.Pytester, small: Path) -> None:
+    pytester: pytest.Pytester, small: Path
+) -> None:
     ref = reference(small)
     errors = [r for r in ref.values() if r.outcome == "error"]
     assert errors
     result = pytester.runpytest(*palconf_args(small))
     out = result.stdout.str()
     for r in errors:
-        result.stdout.fnmatch_lines([f"*ERROR at setup of {r.id}*",
-                                     "error: the engine raised RuntimeError on `act`: "
-                                     "deploying is not written yet",
-                                     f"case: {r.id}: {r.title}",
-                                     "engine stderr (last * line(s)):",
-                                     "  | Traceback (most recent call last):",
-                                     '  |   File "*broken_engine.py", line *, in request',
-                                     "*RuntimeError: deploying is not written yet"])
+        result.stdout.fnmatch_lines(
+            [
+                f"*ERROR at setup of {r.id}*",
+                "error: the engine raised RuntimeError on `act`: deploying is not written yet",
+                f"case: {r.id}: {r.title}",
+                "engine stderr (last * line(s)):",
+                "  | Traceback (most recent call last):",
+                '  |   File "*broken_engine.py", line *, in request',
+                "*RuntimeError: deploying is not written yet",
+            ]
+        )
     assert "palconf/runner.py" not in out
 
 
-def test_a_crashing_and_a_hanging_engine_process(pytester: pytest.Pytester,
-                                                 small: Path) -> None:
+def test_a_crashing_and_a_hanging_engine_process(pytester: pytest.Pytester, small: Path) -> None:
     """The engine process crashes (then hangs) on one case: that case is an error with the
     engine's message and stderr; the engine is restarted and the other cases pass."""
     sys.path.insert(0, str(ENGINES))
@@ -373,13 +438,25 @@ def test_a_crashing_and_a_hanging_engine_process(pytester: pytest.Pytester,
         sys.path.remove(str(ENGINES))
     victim = next(c for c in load_cases(small) if c.id.startswith("nocturnal-"))
     pids = pytester.path / "pids"
-    for mode, message in (("crash", "error: the engine exited with status 3 while answering"),
-                          ("hang", "timeout: timeout on `act`: no reply within 0.5 s")):
-        cmd = (f"{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN_PROCESS))} {mode} "
-               f"--on {fingerprint(victim.setup)} --pidfile {shlex.quote(str(pids))}")
-        result = pytester.runpytest("-p", "no:cacheprovider", "--palconf",
-                                    "--palconf-engine-cmd", cmd, "--palconf-cases", str(small),
-                                    "--palconf-timeout", "0.5")
+    for mode, message in (
+        ("crash", "error: the engine exited with status 3 while answering"),
+        ("hang", "timeout: timeout on `act`: no reply within 0.5 s"),
+    ):
+        cmd = (
+            f"{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN_PROCESS))} {mode} "
+            f"--on {fingerprint(victim.setup)} --pidfile {shlex.quote(str(pids))}"
+        )
+        result = pytester.runpytest(
+            "-p",
+            "no:cacheprovider",
+            "--palconf",
+            "--palconf-engine-cmd",
+            cmd,
+            "--palconf-cases",
+            str(small),
+            "--palconf-timeout",
+            "0.5",
+        )
         result.assert_outcomes(passed=len(SMALL) - 1, errors=1)
         result.stdout.fnmatch_lines([f"*ERROR at setup of {victim.id}*", f"{message}*"])
         if mode == "crash":
@@ -391,15 +468,28 @@ def test_a_crashing_and_a_hanging_engine_process(pytester: pytest.Pytester,
         pids.unlink()
 
 
-def test_an_engine_that_does_not_start_stops_the_session(pytester: pytest.Pytester,
-                                                         small: Path) -> None:
+def test_an_engine_that_does_not_start_stops_the_session(
+    pytester: pytest.Pytester, small: Path
+) -> None:
     cmd = f"{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN_PROCESS))} exit-at-hello"
-    result = pytester.runpytest("-p", "no:cacheprovider", "--palconf", "--palconf-engine-cmd",
-                                cmd, "--palconf-cases", str(small))
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        "--palconf",
+        "--palconf-engine-cmd",
+        cmd,
+        "--palconf-cases",
+        str(small),
+    )
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([
-        "error: the engine did not start: the engine exited with status 4 while answering "
-        "`hello`", "*palconf smoke --engine-cmd*", "  | broken engine: exiting at hello"])
+    result.stdout.fnmatch_lines(
+        [
+            "error: the engine did not start: the engine exited with status 4 while answering "
+            "`hello`",
+            "*palconf smoke --engine-cmd*",
+            "  | broken engine: exiting at hello",
+        ]
+    )
 
 
 def test_x_stops_at_the_first_failure(pytester: pytest.Pytester, small: Path) -> None:
@@ -423,7 +513,7 @@ def test_lf_reruns_only_the_cases_that_failed(pytester: pytest.Pytester, small: 
 
 # ---------------------------------------------------------------- expectations
 
-EXPECTATIONS = '''
+EXPECTATIONS = """
 [cases."taunt-*"]
 outcome = "fail"
 note = "Taunt is not written yet"
@@ -440,14 +530,18 @@ note = "deploying is not written yet"
 
 [cases.no-such-case]
 outcome = "fail"
-'''
+"""
 
 
-def test_expectations_make_known_failures_xfail(pytester: pytest.Pytester, small: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_expectations_make_known_failures_xfail(
+    pytester: pytest.Pytester, small: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A listed failure is xfail; a listed case that passes is XPASS(strict); a case failing
     otherwise than listed fails; `skip` entries are not run; a stale entry is a warning."""
     monkeypatch.setenv("COLUMNS", "1000")  # -rA summary lines are cut to the terminal width
+    # in-process, the inner run would take the outer xdist worker's name (the stale-entry
+    # warning is given by the first worker only)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     path = pytester.path / "exp.toml"
     path.write_text(EXPECTATIONS)
     stale_line = EXPECTATIONS.splitlines().index("[cases.no-such-case]") + 1
@@ -458,35 +552,44 @@ def test_expectations_make_known_failures_xfail(pytester: pytest.Pytester, small
     assert by_outcome["xfail"] and by_outcome["xpass"] and by_outcome["skip"]
     # a listed case failing otherwise than listed (fail, listed as error) stays a failure
     assert ref["base-battle-master-loses-strike-not-power"].outcome == "fail"
-    result = pytester.runpytest(*palconf_args(small, "--palconf-expectations", "exp.toml",
-                                              "-rA", "--junitxml", "out.xml"))
+    result = pytester.runpytest(
+        *palconf_args(small, "--palconf-expectations", "exp.toml", "-rA", "--junitxml", "out.xml")
+    )
     assert junit_outcomes(pytester.path / "out.xml") == words
     for cid in by_outcome["xfail"]:
         # pytest 9.2 names the phase ("XFAIL at setup of palconf::…"); older ones do not
-        result.stdout.fnmatch_lines([f"XFAIL*palconf::{cid} - fail: *[[]Taunt is not written "
-                                     f"yet[]]"])
+        result.stdout.fnmatch_lines(
+            [f"XFAIL*palconf::{cid} - fail: *[[]Taunt is not written yet[]]"]
+        )
     for cid in by_outcome["xpass"]:
         result.stdout.fnmatch_lines([f"FAILED*palconf::{cid} - *"])
         report = report_section(result, cid)
         assert report.startswith(f"[XPASS(strict)] {cid} passes, but {path} lists it as fail")
         assert "--update-expectations" in report
-    result.stdout.fnmatch_lines([
-        "SKIPPED [[]1[]] cases/on-deploy/*: skipped by the expectations file: deploying is not "
-        "written yet"])
-    result.stdout.fnmatch_lines([
-        f"*exp.toml:{stale_line}: PalconfWarning: cases.'no-such-case' matches no case*"])
+    result.stdout.fnmatch_lines(
+        [
+            "SKIPPED [[]1[]] cases/on-deploy/*: skipped by the expectations file: deploying is not "
+            "written yet"
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [f"*exp.toml:{stale_line}: PalconfWarning: cases.'no-such-case' matches no case*"]
+    )
     result.stdout.fnmatch_lines(["expectations: *exp.toml lists error"])
     # --runxfail: every case by its own outcome (the skip entries still skip)
-    raw = pytester.runpytest(*palconf_args(small, "--palconf-expectations", "exp.toml",
-                                           "--runxfail"))
+    raw = pytester.runpytest(
+        *palconf_args(small, "--palconf-expectations", "exp.toml", "--runxfail")
+    )
     own = reference(small)
     raw.assert_outcomes(
         passed=sum(r.outcome == "pass" for r in own.values()),
         failed=sum(r.outcome == "fail" for r in own.values()),
-        skipped=len(by_outcome["skip"]))
+        skipped=len(by_outcome["skip"]),
+    )
 
 
 # ---------------------------------------------------------------- pytest-xdist
+
 
 def test_xdist_gives_the_serial_outcomes(pytester: pytest.Pytester, small: Path) -> None:
     (pytester.path / "exp.toml").write_text(EXPECTATIONS)
@@ -501,14 +604,23 @@ def test_xdist_gives_the_serial_outcomes(pytester: pytest.Pytester, small: Path)
     assert parallel.stdout.str().count("matches no case") == 1
 
 
-def test_xdist_starts_one_engine_process_per_worker(pytester: pytest.Pytester,
-                                                    small: Path) -> None:
+def test_xdist_starts_one_engine_process_per_worker(pytester: pytest.Pytester, small: Path) -> None:
     pids = pytester.path / "pids"
-    cmd = (f"{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN_PROCESS))} ok "
-           f"--pidfile {shlex.quote(str(pids))}")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--palconf",
-                                           "--palconf-engine-cmd", cmd, "--palconf-cases",
-                                           str(small), "-n", "2")
+    cmd = (
+        f"{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN_PROCESS))} ok "
+        f"--pidfile {shlex.quote(str(pids))}"
+    )
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--palconf",
+        "--palconf-engine-cmd",
+        cmd,
+        "--palconf-cases",
+        str(small),
+        "-n",
+        "2",
+    )
     result.assert_outcomes(passed=len(SMALL))
     started = pids.read_text().split()
     assert len(started) == 2 and len(set(started)) == 2

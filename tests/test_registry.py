@@ -1,4 +1,6 @@
-"""Every clause's text (rules/<version>/clauses.toml) is an exact substring of its rules version's file."""
+"""Every clause's text (rules/<version>/clauses.toml) is an exact substring of its rules
+version's file."""
+
 from pathlib import Path
 
 import tomli
@@ -12,17 +14,23 @@ def load():
 
 def test_clause_texts_are_verbatim():
     reg = load()
-    sources = {v: (RULES / meta["file"]).read_text(encoding="utf-8") for v, meta in reg["versions"].items()}
+    sources = {
+        v: (RULES / meta["file"]).read_text(encoding="utf-8") for v, meta in reg["versions"].items()
+    }
     assert reg["meta"]["current"] in sources
-    texts = {v: tomli.loads((RULES / meta["clauses"]).read_text(encoding="utf-8"))["clauses"]
-             for v, meta in reg["versions"].items()}
+    texts = {
+        v: tomli.loads((RULES / meta["clauses"]).read_text(encoding="utf-8"))["clauses"]
+        for v, meta in reg["versions"].items()
+    }
     for cid, clause in reg["clauses"].items():
         assert clause["keyword"] in reg["keywords"], cid
         assert cid in texts[reg["meta"]["current"]], cid
     for version, clauses in texts.items():
         for cid, text in clauses.items():
             assert cid in reg["clauses"], (version, cid)
-            assert text and text in sources[version], f"{cid} ({version}): not in the rules text: {text!r}"
+            assert text and text in sources[version], (
+                f"{cid} ({version}): not in the rules text: {text!r}"
+            )
 
 
 def test_headings_and_references():

@@ -13,6 +13,7 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, ClassVar
@@ -22,31 +23,39 @@ from markupsafe import escape
 
 from oracle import Rules
 from oracle.keywords import KEYWORDS, Breakthrough, Nocturnal
-from oracle.model import GameState, KeywordInstance, CardState
+from oracle.model import CardState, GameState, KeywordInstance
 from oracle.rules import Refusal
 from palconf import paths
 from palconf.cases import Case, load_cases
 from palconf.cli import main as cli
+from palconf.core import MISSING, Result
 from palconf.engines import OracleEngine
 from palconf.registry import load as load_registry
-from palconf.runner import Result, run_cases
-from reports.build import build, md_escape, render_html, write_report
-from reports.compare import compare, render_markdown as compare_markdown, render_text
+from palconf.runner import run_cases
+from reports import build, write_report
+from reports.compare import compare, render_text
+from reports.compare import render_markdown as compare_markdown
+from reports.html import render_html
 from reports.mutants import parse_mutants
-from reports.results import (ResultsError, parse_lines, read_results, run_meta, meta_line)
+from reports.render import md_escape, show_json
+from reports.results import ResultsError, meta_line, parse_lines, read_results, run_meta
 
 # A name and a message an engine might send to break a report: HTML, Markdown table syntax,
 # a code span, a link, an entity, a newline and a control character.
 HOSTILE_NAME = 'evil<script>alert("name")</script> | engine'
-HOSTILE_MESSAGE = ('<script>alert("msg")</script> | pipe `tick` *star* [link](http://x.test) '
-                   '&amp; @someone\nsecond line \x1b[31m')
+HOSTILE_MESSAGE = (
+    '<script>alert("msg")</script> | pipe `tick` *star* [link](http://x.test) '
+    "&amp; @someone\nsecond line \x1b[31m"
+)
 PASSED = ("pass", "xpass")
 
 
 # ---------------------------------------------------------------- the wrong engine
 
+
 class ShortNocturnal(Nocturnal):
     """Misreads nocturnal.1: night adds 200, not 300 (wrong state → a diff)."""
+
     BONUS: ClassVar[int] = 200
 
 
@@ -63,17 +72,21 @@ class WrongRules(Rules):
     """The oracle with Taunt inverted (a Taunt Pal repels attacks, with a hostile refusal
     message), Nocturnal short, Breakthrough crashing, and Vigilance not implemented."""
 
-    keywords = {**{k: v for k, v in KEYWORDS.items() if k != "vigilance"},
-                "nocturnal": ShortNocturnal(), "breakthrough": CrashingBreakthrough()}
+    keywords = {
+        **{k: v for k, v in KEYWORDS.items() if k != "vigilance"},
+        "nocturnal": ShortNocturnal(),
+        "breakthrough": CrashingBreakthrough(),
+    }
 
-    def check_attack(self, g: GameState, a: Any) -> None:
+    def check_attack(self, g: GameState, a: Any) -> Iterator[Refusal]:
         target = g.cards.get(a.get("target"))
-        if target is not None and self.has(target, "is_taunting"):
-            raise Refusal("illegal-target", HOSTILE_MESSAGE)
-        super().check_attack(g, a)
+        if target is not None and target.has("taunt"):
+            yield Refusal("illegal-target", HOSTILE_MESSAGE)
+        yield from super().check_attack(g, a)
 
 
 # ---------------------------------------------------------------- runs
+
 
 def run_to_file(engine: OracleEngine, cases: list[Case], path: Path) -> list[Result]:
     """Run the cases on `engine` and write the results file as `palconf run` does: the meta
@@ -83,8 +96,17 @@ def run_to_file(engine: OracleEngine, cases: list[Case], path: Path) -> list[Res
     results = list(run_cases(engine, cases))
     engine.close()
     with path.open("w", encoding="utf-8") as out:
-        out.write(meta_line(run_meta(engine.info.name, engine.info.version, engine.info.keywords,
-                                     registry.current, len(cases))))
+        out.write(
+            meta_line(
+                run_meta(
+                    engine.info.name,
+                    engine.info.version,
+                    engine.info.keywords,
+                    registry.current,
+                    len(cases),
+                )
+            )
+        )
         for r in results:
             out.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
     return results
@@ -100,15 +122,25 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp / "report"
     report = build([read_results(oracle_file), read_results(wrong_file)], load_registry())
     write_report(report, out)
-    return {"oracle": oracle, "wrong": wrong, "oracle_file": oracle_file,
-            "wrong_file": wrong_file, "out": out, "report": report}
+    return {
+        "oracle": oracle,
+        "wrong": wrong,
+        "oracle_file": oracle_file,
+        "wrong_file": wrong_file,
+        "out": out,
+        "report": report,
+    }
 
 
-def tally(results: list[Result], keyword: str | None = None,
-          ruling: bool | None = None) -> Counter[str]:
-    return Counter(r.outcome for r in results
-                   if (keyword is None or keyword in (r.keywords or ["base"]))
-                   and (ruling is None or bool(r.interpretations) == ruling))
+def tally(
+    results: list[Result], keyword: str | None = None, ruling: bool | None = None
+) -> Counter[str]:
+    return Counter(
+        r.outcome
+        for r in results
+        if (keyword is None or keyword in r.groups)
+        and (ruling is None or bool(r.interpretations) == ruling)
+    )
 
 
 def fraction(c: Counter[str]) -> str:
@@ -122,18 +154,21 @@ def test_the_wrong_engine_really_is_wrong(runs: dict[str, Any]) -> None:
     assert wrong["fail"] and wrong["error"] and wrong["skip"] and wrong["pass"]
     assert tally(runs["wrong"], "taunt")["fail"]
     assert tally(runs["wrong"], "breakthrough")["error"]
-    assert tally(runs["wrong"], "vigilance")["skip"] == sum(tally(runs["wrong"], "vigilance").values())
+    assert tally(runs["wrong"], "vigilance")["skip"] == sum(
+        tally(runs["wrong"], "vigilance").values()
+    )
     assert any(r.diffs for r in runs["wrong"] if "nocturnal" in r.keywords)
 
 
 # ---------------------------------------------------------------- results.json
+
 
 def test_results_json_counts_per_engine_and_keyword(runs: dict[str, Any]) -> None:
     data = json.loads((runs["out"] / "results.json").read_text(encoding="utf-8"))
     assert data["format"] == "palconf-report"
     engines = data["engines"]
     assert [e["name"] for e in engines] == ["palconf-oracle", HOSTILE_NAME]
-    for e, results in zip(engines, (runs["oracle"], runs["wrong"])):
+    for e, results in zip(engines, (runs["oracle"], runs["wrong"]), strict=True):
         assert e["cases"] == len(results)
         assert e["meta"]["engine"]["name"] == e["name"]
         assert e["meta"]["rules_version"] == "1.00"
@@ -143,8 +178,11 @@ def test_results_json_counts_per_engine_and_keyword(runs: dict[str, Any]) -> Non
         for kid, cell in e["keywords"].items():
             for part, ruling in (("all", None), ("rules_text", False), ("ruling", True)):
                 expected = tally(results, kid, ruling)
-                got = {o: n for o, n in cell[part].items()
-                       if o in ("pass", "fail", "error", "timeout", "skip", "xfail", "xpass") and n}
+                got = {
+                    o: n
+                    for o, n in cell[part].items()
+                    if o in ("pass", "fail", "error", "timeout", "skip", "xfail", "xpass") and n
+                }
                 assert got == dict(expected), (e["name"], kid, part)
                 assert cell[part]["ran"] == sum(expected.values()) - expected["skip"]
     # per case, per engine
@@ -154,21 +192,24 @@ def test_results_json_counts_per_engine_and_keyword(runs: dict[str, Any]) -> Non
     for r in runs["wrong"]:
         got = by_id[r.id]["results"][wrong_key]
         assert got["outcome"] == r.outcome and got["message"] == r.message
-        assert got.get("diffs", []) == r.diffs
+        assert got.get("diffs", []) == [d.to_json() for d in r.diffs]
 
 
 def test_results_json_clauses_and_rulings(runs: dict[str, Any]) -> None:
     data = json.loads((runs["out"] / "results.json").read_text(encoding="utf-8"))
     registry = load_registry()
     taunt = next(k for k in data["keywords"] if k["id"] == "taunt")
-    assert [c["id"] for c in taunt["clauses"]] == [c.id for c in registry.clauses.values()
-                                                  if c.keyword == "taunt"]
+    assert [c["id"] for c in taunt["clauses"]] == [
+        c.id for c in registry.clauses.values() if c.keyword == "taunt"
+    ]
     wrong_key = data["engines"][1]["key"]
     for clause in taunt["clauses"]:
         citing = [r for r in runs["wrong"] if clause["id"] in r.clauses]
         assert clause["cases"] == sorted(r.id for r in citing)
         assert clause["text"] == registry.clauses[clause["id"]].text["1.00"]
-        assert clause["engines"][wrong_key]["all"]["fail"] == sum(r.outcome == "fail" for r in citing)
+        assert clause["engines"][wrong_key]["all"]["fail"] == sum(
+            r.outcome == "fail" for r in citing
+        )
     interps = {i["id"]: i for i in data["interpretations"]}
     assert set(interps) >= set(registry.interpretations)
     for iid, i in interps.items():
@@ -176,6 +217,7 @@ def test_results_json_clauses_and_rulings(runs: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------- index.html
+
 
 class Page(HTMLParser):
     """The page's tags and text, to check that untrusted text stayed text."""
@@ -244,26 +286,35 @@ def test_index_html_matrix_and_failing_case_diff(runs: dict[str, Any]) -> None:
     failing = next(r for r in runs["wrong"] if r.outcome == "fail" and r.diffs)
     assert f'<details class="case" id="failing--case-{failing.id}">' in html  # listed, closed
     # and open under its keyword
-    block = re.search(r'<details class="case" id="kw-' + failing.keywords[0] + '--case-'
-                      + re.escape(failing.id) + r'" open>.*?</details>', html, re.S)
+    block = re.search(
+        r'<details class="case" id="kw-'
+        + failing.groups[0]
+        + "--case-"
+        + re.escape(failing.id)
+        + r'" open>.*?</details>',
+        html,
+        re.S,
+    )
     assert block is not None, failing.id
     body = block.group(0)
     for d in failing.diffs:
-        assert f"<code>{'.<wbr>'.join(escape(p) for p in d['path'].split('.'))}</code>" in body
-        assert f'<td class="exp mono">{escape(json.dumps(d["expected"], sort_keys=True))}</td>' \
-            in body
-        assert f'<td class="obs mono">{escape(json.dumps(d["observed"], sort_keys=True))}</td>' \
-            in body
+        assert f"<code>{'.<wbr>'.join(escape(p) for p in d.path.split('.'))}</code>" in body
+        assert f'<td class="exp mono">{escape(show_json(d.expected))}</td>' in body
+        assert f'<td class="obs mono">{escape(show_json(d.observed))}</td>' in body
     assert failing.message in text
     # a refusal carrying the hostile message is shown, escaped, with the engine's text
-    refused = next(r for r in runs["wrong"] if HOSTILE_MESSAGE.split("\n")[0] in r.message
-                   and r.outcome == "fail")
+    refused = next(
+        r
+        for r in runs["wrong"]
+        if HOSTILE_MESSAGE.split("\n")[0] in r.message and r.outcome == "fail"
+    )
     assert refused.id in html
     # run metadata: both engines, the rules version, the palconf version
     assert "palconf-oracle" in text and "1.00" in text and "0.1.0" in text
 
 
 # ---------------------------------------------------------------- report.md
+
 
 def md_cells(row: str) -> list[str]:
     """A Markdown table row split on the pipes that are not escaped."""
@@ -274,24 +325,27 @@ def md_cells(row: str) -> list[str]:
 def test_report_md_escapes_untrusted_text(runs: dict[str, Any]) -> None:
     md = (runs["out"] / "report.md").read_text(encoding="utf-8")
     assert "<script>" not in md
-    assert "evil&lt;script&gt;alert(\"name\")&lt;/script&gt; \\| engine" in md
+    assert 'evil&lt;script&gt;alert("name")&lt;/script&gt; \\| engine' in md
     assert "\\`tick\\`" in md and "\\[link\\]" in md and "\\@someone" in md
-    assert "\x1b" not in md  # control characters are made harmless
+    assert "\x1b" not in md  # control characters are made harmless (visible: see below)
     # every table row has as many cells as its header: no `|` escaped out of its cell
     lines = md.splitlines()
     for n, line in enumerate(lines):
         if line.startswith("| ---") or line.startswith("| --- "):
             width = len(md_cells(lines[n - 1]))
-            for row in lines[n + 1:]:
+            for row in lines[n + 1 :]:
                 if not row.startswith("|"):
                     break
                 assert len(md_cells(row)) == width, row
     section = md.split("## Failing cases")[1].split("\n## ")[0]
     rows = [line for line in section.splitlines() if line.startswith("| ")][2:]
-    failures = sorted((r.id, e) for e, results in (("A", runs["oracle"]), ("B", runs["wrong"]))
-                      for r in results if r.outcome in ("fail", "error", "timeout", "xfail"))
-    shown = [(md_cells(row)[1].split("<br>")[0].strip(), md_cells(row)[0].strip())
-             for row in rows]
+    failures = sorted(
+        (r.id, e)
+        for e, results in (("A", runs["oracle"]), ("B", runs["wrong"]))
+        for r in results
+        if r.outcome in ("fail", "error", "timeout", "xfail")
+    )
+    shown = [(md_cells(row)[1].split("<br>")[0].strip(), md_cells(row)[0].strip()) for row in rows]
     assert shown == failures[:50]
     if len(failures) > 50:
         assert f"… and {len(failures) - 50} more: see index.html" in section
@@ -307,25 +361,32 @@ def test_md_escape() -> None:
 
 # ---------------------------------------------------------------- junit.xml
 
+
 def test_junit_xml_parses_with_the_right_counts(runs: dict[str, Any]) -> None:
     root = ET.parse(runs["out"] / "junit.xml").getroot()
     assert root.tag == "testsuites"
     suites = root.findall("testsuite")
     assert len(suites) == 2
-    for suite, results in zip(suites, (runs["oracle"], runs["wrong"])):
+    for suite, results in zip(suites, (runs["oracle"], runs["wrong"]), strict=True):
         c = tally(results)
         cases = suite.findall("testcase")
         assert len(cases) == int(suite.get("tests", -1)) == len(results)
         assert int(suite.get("failures", -1)) == c["fail"] == len(suite.findall("testcase/failure"))
-        assert int(suite.get("errors", -1)) == c["error"] + c["timeout"] \
+        assert (
+            int(suite.get("errors", -1))
+            == c["error"] + c["timeout"]
             == len(suite.findall("testcase/error"))
-        assert int(suite.get("skipped", -1)) == c["skip"] + c["xfail"] \
+        )
+        assert (
+            int(suite.get("skipped", -1))
+            == c["skip"] + c["xfail"]
             == len(suite.findall("testcase/skipped"))
+        )
         by_name = {tc.get("name"): tc for tc in cases}
         for r in results:
-            kws = r.keywords or ["base"]
-            want = f"palconf.{kws[0]}" if len(kws) == 1 else "palconf.interactions"
-            assert by_name[r.id].get("classname") == want
+            folder = Path(r.path).parent.name  # the folder of cases/ it is in
+            want = f"palconf.{folder}" if folder != "cases" else "palconf.interactions"
+            assert by_name[r.id].get("classname") == want, r.path
     assert int(root.get("tests", -1)) == len(runs["oracle"]) + len(runs["wrong"])
     wrong_suite = suites[1]
     assert wrong_suite.get("name") == f"palconf: {HOSTILE_NAME} 0.1.0"
@@ -334,33 +395,51 @@ def test_junit_xml_parses_with_the_right_counts(runs: dict[str, Any]) -> None:
     assert el is not None and el.get("message") == errored.message.replace("\x1b", "\ufffd")
     failed = next(r for r in runs["wrong"] if r.outcome == "fail" and r.diffs)
     el = wrong_suite.find(f"testcase[@name='{failed.id}']/failure")
-    assert el is not None and all(d["path"] in (el.text or "") for d in failed.diffs)
+    assert el is not None and all(d.path in (el.text or "") for d in failed.diffs)
 
 
 def test_junit_maps_xfail_and_xpass(tmp_path: Path) -> None:
-    lines = [json.dumps({"id": i, "keywords": ["taunt"], "clauses": ["taunt.1"], "outcome": o,
-                         "message": "m", "duration_ms": 1.5})
-             for i, o in (("a", "xfail"), ("b", "xpass"), ("c", "timeout"), ("d", "pass"))]
+    lines = [
+        json.dumps(
+            {
+                "id": i,
+                "keywords": ["taunt"],
+                "clauses": ["taunt.1"],
+                "outcome": o,
+                "message": "m",
+                "duration_ms": 1.5,
+            }
+        )
+        for i, o in (("a", "xfail"), ("b", "xpass"), ("c", "timeout"), ("d", "pass"))
+    ]
     run = parse_lines(lines, "x.jsonl")
     write_report(build([run], load_registry()), tmp_path)
     suite = ET.parse(tmp_path / "junit.xml").getroot().find("testsuite")
     assert suite is not None
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) \
-        == ("4", "0", "1", "1")
+    assert (
+        suite.get("tests"),
+        suite.get("failures"),
+        suite.get("errors"),
+        suite.get("skipped"),
+    ) == ("4", "0", "1", "1")
     assert suite.find("testcase[@name='a']/skipped").get("type") == "xfail"  # type: ignore[union-attr]
     assert suite.find("testcase[@name='b']/system-out") is not None
     assert suite.find("testcase[@name='c']/error").get("type") == "timeout"  # type: ignore[union-attr]
     data = json.loads((tmp_path / "results.json").read_text())
     taunt = data["engines"][0]["keywords"]["taunt"]["all"]
-    assert (taunt["passed"], taunt["ran"]) == (2, 4)  # pass and xpass of pass, xpass, xfail, timeout
+    assert (taunt["passed"], taunt["ran"]) == (
+        2,
+        4,
+    )  # pass and xpass of pass, xpass, xfail, timeout
 
 
 # ---------------------------------------------------------------- badges
 
+
 def test_badges(runs: dict[str, Any]) -> None:
     data = json.loads((runs["out"] / "results.json").read_text(encoding="utf-8"))
     badges = runs["out"] / "badges"
-    for e, results in zip(data["engines"], (runs["oracle"], runs["wrong"])):
+    for e, results in zip(data["engines"], (runs["oracle"], runs["wrong"]), strict=True):
         engine_badge = json.loads((badges / f"{e['key']}.json").read_text(encoding="utf-8"))
         assert engine_badge["schemaVersion"] == 1
         assert engine_badge["label"] == e["label"]
@@ -381,19 +460,25 @@ def test_badges(runs: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- compare, CLI, run --report
 
+
 def test_compare_oracle_with_wrong_engine(runs: dict[str, Any]) -> None:
     old, new = read_results(runs["oracle_file"]), read_results(runs["wrong_file"])
     c = compare(old, new)
     before = {r.id: r.outcome for r in runs["oracle"]}
     after = {r.id: r.outcome for r in runs["wrong"]}
-    regressed = sorted(i for i in after if before[i] in PASSED
-                       and after[i] in ("fail", "error", "timeout", "xfail"))
+    regressed = sorted(
+        i
+        for i in after
+        if before[i] in PASSED and after[i] in ("fail", "error", "timeout", "xfail")
+    )
     assert [ch.id for ch in c.regressed] == regressed and regressed
     assert [ch.id for ch in c.fixed] == sorted(
-        i for i in after if before[i] in ("fail", "error", "timeout") and after[i] in PASSED)
+        i for i in after if before[i] in ("fail", "error", "timeout") and after[i] in PASSED
+    )
     assert c.new_cases == [] and c.removed == []
-    assert {ch.id for ch in c.changed} == {i for i in after if before[i] != after[i]} \
-        - set(regressed) - {ch.id for ch in c.fixed}
+    assert {ch.id for ch in c.changed} == {i for i in after if before[i] != after[i]} - set(
+        regressed
+    ) - {ch.id for ch in c.fixed}
     text = render_text(c)
     assert "\x1b" not in text and f"Regressed: passed before, fail now: {len(regressed)}" in text
     md = compare_markdown(c)
@@ -405,38 +490,68 @@ def test_compare_oracle_with_wrong_engine(runs: dict[str, Any]) -> None:
 def test_compare_new_and_removed_cases() -> None:
     def line(i: str, o: str) -> str:
         return json.dumps({"id": i, "keywords": [], "clauses": [], "outcome": o, "message": ""})
+
     old = parse_lines([line("a", "pass"), line("b", "fail"), line("gone", "pass")], "old")
-    new = parse_lines([line("a", "fail"), line("b", "pass"), line("fresh", "fail"),
-                       line("fresh2", "pass")], "new")
+    new = parse_lines(
+        [line("a", "fail"), line("b", "pass"), line("fresh", "fail"), line("fresh2", "pass")], "new"
+    )
     c = compare(old, new)
     assert [x.id for x in c.regressed] == ["a"] and [x.id for x in c.fixed] == ["b"]
     assert [x.id for x in c.new_cases] == ["fresh", "fresh2"]  # the failing new case first
     assert [x.id for x in c.removed] == ["gone"]
 
 
-def test_cli_report_and_compare(runs: dict[str, Any], tmp_path: Path,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_report_and_compare(
+    runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "rep"
-    assert cli(["report", str(runs["oracle_file"]), str(runs["wrong_file"]), "--out", str(out)]) == 0
-    assert {p.name for p in out.iterdir()} == {"index.html", "report.md", "results.json",
-                                               "junit.xml", "badges"}
+    assert (
+        cli(["report", str(runs["oracle_file"]), str(runs["wrong_file"]), "--out", str(out)]) == 0
+    )
+    assert {p.name for p in out.iterdir()} == {
+        "index.html",
+        "report.md",
+        "results.json",
+        "junit.xml",
+        "badges",
+    }
     capsys.readouterr()
-    assert cli(["report", "--compare", str(runs["oracle_file"]), str(runs["wrong_file"]),
-                "--format", "json", "--out", str(tmp_path / "cmp")]) == 1  # regressions
+    assert (
+        cli(
+            [
+                "report",
+                "--compare",
+                str(runs["oracle_file"]),
+                str(runs["wrong_file"]),
+                "--format",
+                "json",
+                "--out",
+                str(tmp_path / "cmp"),
+            ]
+        )
+        == 1
+    )  # regressions
     printed = json.loads(capsys.readouterr().out)
     assert printed["regressed"] and (tmp_path / "cmp" / "compare.md").exists()
     assert cli(["report", "--compare", str(runs["oracle_file"]), str(runs["oracle_file"])]) == 0
 
 
-@pytest.mark.parametrize("content, where", [
-    ('{"id": "a", "outcome": "pass"}\nnot json\n', ":2: not JSON"),
-    ('{"id": "a", "outcome": "passed"}\n', ":1: result 'a': `outcome` must be one of"),
-    ('{"id": "a", "outcome": "pass", "diffs": "x"}\n', ":1: result 'a': `diffs` must be a list"),
-    ('{"outcome": "pass"}\n', ":1: a result needs a non-empty string `id`"),
-    ('{"meta": 3}\n', ":1: the meta line's `meta` must be an object"),
-])
-def test_bad_results_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                           content: str, where: str) -> None:
+@pytest.mark.parametrize(
+    "content, where",
+    [
+        ('{"id": "a", "outcome": "pass"}\nnot json\n', ":2: not JSON"),
+        ('{"id": "a", "outcome": "passed"}\n', ":1: result 'a': `outcome` must be one of"),
+        (
+            '{"id": "a", "outcome": "pass", "diffs": "x"}\n',
+            ":1: result 'a': `diffs` must be a list",
+        ),
+        ('{"outcome": "pass"}\n', ":1: a result needs a non-empty string `id`"),
+        ('{"meta": 3}\n', ":1: the meta line's `meta` must be an object"),
+    ],
+)
+def test_bad_results_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, where: str
+) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(content, encoding="utf-8")
     assert cli(["report", str(bad), "--out", str(tmp_path / "r")]) == 2
@@ -459,11 +574,29 @@ def test_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_results_without_meta_and_with_duplicates() -> None:
-    lines = [json.dumps({"id": "a", "keywords": ["taunt"], "clauses": [], "outcome": "fail",
-                         "message": "", "engine": "e1"}),
-             "",
-             json.dumps({"id": "a", "keywords": ["taunt"], "clauses": [], "outcome": "pass",
-                         "message": "", "engine": "e1"})]
+    lines = [
+        json.dumps(
+            {
+                "id": "a",
+                "keywords": ["taunt"],
+                "clauses": [],
+                "outcome": "fail",
+                "message": "",
+                "engine": "e1",
+            }
+        ),
+        "",
+        json.dumps(
+            {
+                "id": "a",
+                "keywords": ["taunt"],
+                "clauses": [],
+                "outcome": "pass",
+                "message": "",
+                "engine": "e1",
+            }
+        ),
+    ]
     run = parse_lines(lines, "dir/run.jsonl")
     assert run.meta is None and run.engine_name == "e1" and run.duplicates == ["a"]
     assert [r.outcome for r in run.results] == ["pass"]
@@ -473,8 +606,18 @@ def test_results_without_meta_and_with_duplicates() -> None:
     report = build([parse_lines([json.dumps(meta), lines[0]], "u.jsonl")], load_registry())
     assert report.engines[0].unfinished and report.engines[0].selected == 3
     assert "Unfinished run: 1 of 3 selected cases" in render_html(report)
-    assert not build([parse_lines([json.dumps({"meta": {**meta["meta"], "cases": 1}}), lines[0]],
-                                  "f.jsonl")], load_registry()).engines[0].unfinished
+    assert (
+        not build(
+            [
+                parse_lines(
+                    [json.dumps({"meta": {**meta["meta"], "cases": 1}}), lines[0]], "f.jsonl"
+                )
+            ],
+            load_registry(),
+        )
+        .engines[0]
+        .unfinished
+    )
     # a meta line anywhere (a resumed run appends a second one): the last wins
     m1, m2 = ({"meta": {"engine": {"name": n, "version": "1"}}} for n in ("old", "new"))
     run = parse_lines([json.dumps(m1), lines[0], json.dumps(m2)], "r.jsonl")
@@ -483,8 +626,9 @@ def test_results_without_meta_and_with_duplicates() -> None:
         parse_lines(['{"meta": {"engine": "x"}}'], "r.jsonl")
 
 
-def test_run_with_report_writes_meta_line_and_report(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_with_report_writes_meta_line_and_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # the Taunt cases only, in a folder of their own: loading every case thrice is slow
     shutil.copytree(paths.CASES / "taunt", tmp_path / "cases" / "taunt")
     folder = str(tmp_path / "cases")
@@ -511,8 +655,7 @@ def test_run_with_report_writes_meta_line_and_report(tmp_path: Path,
     data = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert data["engines"][0]["cases"] == len(objs)
     assert data["engines"][0]["meta"] == meta
-    assert status == (1 if any(o["outcome"] in ("fail", "error", "timeout") for o in objs)
-                      else 0)
+    assert status == (1 if any(o["outcome"] in ("fail", "error", "timeout") for o in objs) else 0)
     # a resumed run keeps the file's meta line and adds none
     cli(["run", "--cases", folder, "--results", str(results), "--resume"])
     again = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
@@ -527,23 +670,52 @@ def test_run_with_report_writes_meta_line_and_report(tmp_path: Path,
 
 # ---------------------------------------------------------------- suite strength
 
+
 def test_mutants_section(runs: dict[str, Any], tmp_path: Path) -> None:
     registry = load_registry()
-    mutants = parse_mutants({"mutants": [
-        {"name": "taunt-ignored", "clause": "taunt.1", "killed": True, "killed_by": ["x"]},
-        {"name": "taunt-<b>bold</b>|x", "clause": "taunt.2", "killed": False},
-        {"name": "nocturnal-200", "clause": "nocturnal.1", "killed_by": ["y"], "extra": 1},
-    ]}, "m.json", {cid: c.keyword for cid, c in registry.clauses.items()})
+    mutants = parse_mutants(
+        {
+            "mutants": [
+                {"name": "taunt-ignored", "clause": "taunt.1", "killed": True, "killed_by": ["x"]},
+                {"name": "taunt-<b>bold</b>|x", "clause": "taunt.2", "killed": False},
+                {"name": "nocturnal-200", "clause": "nocturnal.1", "killed_by": ["y"], "extra": 1},
+            ]
+        },
+        "m.json",
+        {cid: c.keyword for cid, c in registry.clauses.items()},
+    )
     assert [m.keyword for m in mutants] == ["taunt", "taunt", "nocturnal"]
     assert [m.killed for m in mutants] == [True, False, True]
     # the shape `palconf mutants --json` writes: `status`, no `killed`
-    real = parse_mutants({"mutants": [
-        {"name": "q", "clause": "quick.2", "keyword": "quick", "status": "killed",
-         "killed_by": ["a"], "misreading": "Quick events are not quick."},
-        {"name": "r", "clause": "quick.1", "keyword": "quick", "status": "survived",
-         "killed_by": []},
-        {"name": "f", "clause": "quick.1", "keyword": "quick", "status": "fault",
-         "killed_by": []}]}, "m.json")
+    real = parse_mutants(
+        {
+            "mutants": [
+                {
+                    "name": "q",
+                    "clause": "quick.2",
+                    "keyword": "quick",
+                    "status": "killed",
+                    "killed_by": ["a"],
+                    "misreading": "Quick events are not quick.",
+                },
+                {
+                    "name": "r",
+                    "clause": "quick.1",
+                    "keyword": "quick",
+                    "status": "survived",
+                    "killed_by": [],
+                },
+                {
+                    "name": "f",
+                    "clause": "quick.1",
+                    "keyword": "quick",
+                    "status": "fault",
+                    "killed_by": [],
+                },
+            ]
+        },
+        "m.json",
+    )
     assert [(m.killed, m.fault) for m in real] == [(True, False), (False, False), (False, True)]
     assert real[0].description == "Quick events are not quick."
     view = build([], registry, real).mutants
@@ -556,8 +728,12 @@ def test_mutants_section(runs: dict[str, Any], tmp_path: Path) -> None:
     assert 'id="strength"' in html and "taunt-&lt;b&gt;bold&lt;/b&gt;|x" in html
     data = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert data["mutants"]["keywords"]["taunt"] == {
-        "mutants": 2, "killed": 1, "score": 0.5, "survivors": ["taunt-<b>bold</b>|x"],
-        "faults": []}
+        "mutants": 2,
+        "killed": 1,
+        "score": 0.5,
+        "survivors": ["taunt-<b>bold</b>|x"],
+        "faults": [],
+    }
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "taunt-&lt;b&gt;bold&lt;/b&gt;\\|x" in md
     # without the file there is no section
@@ -569,7 +745,8 @@ def test_mutants_section(runs: dict[str, Any], tmp_path: Path) -> None:
 
 def test_templates_are_strict_and_autoescaped() -> None:
     from jinja2 import StrictUndefined, UndefinedError
-    from reports.build import environment
+
+    from reports.render import environment
 
     env = environment()
     assert env.undefined is StrictUndefined
@@ -577,3 +754,138 @@ def test_templates_are_strict_and_autoescaped() -> None:
     for name in env.list_templates(filter_func=lambda n: ".html" in n):
         with pytest.raises(UndefinedError):
             env.get_template(name).render()
+
+
+# ---------------------------------------------------------------- groups: protocol beside base
+
+
+def _line(
+    rid: str,
+    outcome: str,
+    keywords: list[str],
+    rules: list[str],
+    clauses: list[str] | None = None,
+    **more: Any,
+) -> str:
+    return json.dumps(
+        {
+            "id": rid,
+            "keywords": keywords,
+            "clauses": clauses or [],
+            "rules": rules,
+            "outcome": outcome,
+            "message": "m",
+            **more,
+        }
+    )
+
+
+def test_protocol_cases_are_counted_in_their_own_group(tmp_path: Path) -> None:
+    meta = json.dumps(
+        {"meta": {"engine": {"name": "e", "version": "1", "keywords": ["taunt"]}, "cases": 4}}
+    )
+    run = parse_lines(
+        [
+            meta,
+            _line("protocol-legal-x", "pass", [], ["P-legal", "B-11"]),
+            _line("protocol-taunt-y", "fail", ["taunt"], ["P-reasons"], ["taunt.1"]),
+            _line("taunt-z", "pass", ["taunt"], [], ["taunt.1"]),
+            _line("base-w", "pass", [], ["B-11"]),
+        ],
+        "p.jsonl",
+    )
+    assert [r.groups for r in run.results] == [
+        ("protocol",),
+        ("taunt", "protocol"),
+        ("taunt",),
+        ("base",),
+    ]
+    registry = load_registry()
+    report = build([run], registry)
+    write_report(report, tmp_path)
+    ids = [k.id for k in report.keywords]
+    assert ids[-2:] == ["protocol", "base"] and set(registry.keywords) <= set(ids)
+    protocol = next(k for k in report.keywords if k.id == "protocol")
+    assert [c.id for c in protocol.cases] == [
+        "protocol-taunt-y",
+        "protocol-legal-x",
+    ]  # failing first
+    # every protocol rule is listed, with the cases citing it
+    assert [c.id for c in protocol.clauses] == list(registry.protocol)
+    cited = {c.id: c.cases for c in protocol.clauses}
+    assert cited["P-legal"] == ["protocol-legal-x"] and cited["P-reasons"] == ["protocol-taunt-y"]
+    assert cited["P-state"] == []
+    # results.json: the protocol group beside base and the keywords
+    data = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    cells = data["engines"][0]["keywords"]
+    assert (cells["protocol"]["all"]["passed"], cells["protocol"]["all"]["ran"]) == (1, 2)
+    assert (cells["taunt"]["all"]["passed"], cells["taunt"]["all"]["ran"]) == (1, 2)
+    assert (cells["base"]["all"]["passed"], cells["base"]["all"]["ran"]) == (1, 1)
+    assert data["engines"][0]["totals"]["all"]["total"] == 4
+    by_id = {c["id"]: c for c in data["cases"]}
+    assert by_id["protocol-taunt-y"]["keywords"] == ["taunt", "protocol"]
+    # the matrix row, the section, report.md and the badge
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    row = re.search(
+        r'<tr><th class="kw"><a href="#kw-protocol">Protocol v1</a>.*?</tr>', html, re.S
+    )
+    assert row is not None
+    assert re.findall(r'<span class="frac">([^<]*)</span>', row.group(0)) == ["1/2", "–"]
+    assert '<details class="kw" id="kw-protocol">' in html and "Protocol rules" in html
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert re.search(r"^\| Protocol v1 \| 2 \| .*1/2", md, re.M)
+    key = report.engines[0].key
+    badge = json.loads((tmp_path / "badges" / key / "protocol.json").read_text(encoding="utf-8"))
+    assert (badge["label"], badge["message"]) == ("Protocol v1", "1/2")
+    # JUnit: the protocol cases are in palconf.protocol (their folder, cases/protocol/)
+    suite = ET.parse(tmp_path / "junit.xml").getroot().find("testsuite")
+    assert suite is not None
+    assert {tc.get("name"): tc.get("classname") for tc in suite.findall("testcase")} == {
+        "protocol-legal-x": "palconf.protocol",
+        "protocol-taunt-y": "palconf.protocol",
+        "taunt-z": "palconf.taunt",
+        "base-w": "palconf.base",
+    }
+    # compare: the groups of each change
+    other = parse_lines([_line("protocol-taunt-y", "pass", ["taunt"], ["P-reasons"])], "q.jsonl")
+    c = compare(run, other)
+    assert [(ch.id, ch.keywords) for ch in c.fixed] == [("protocol-taunt-y", ("taunt", "protocol"))]
+
+
+def test_a_missing_side_of_a_diff_is_not_null(tmp_path: Path) -> None:
+    """A results file leaves out the side of a diff that has no such field (MISSING); JSON
+    null is a value. Both survive reading, and the report shows them apart."""
+    diffs = [
+        {"path": "cards.a1.power", "expected": 3000},  # the engine has no such field
+        {"path": "winner", "expected": "A", "observed": None},
+    ]
+    run = parse_lines(
+        [_line("taunt-d", "fail", ["taunt"], [], ["taunt.1"], diffs=diffs)], "d.jsonl"
+    )
+    (r,) = run.results
+    assert r.diffs[0].observed is MISSING and r.diffs[1].observed is None
+    write_report(build([run], load_registry()), tmp_path)
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert '<td class="obs mono">(missing)</td>' in html
+    assert '<td class="obs mono">null</td>' in html
+    data = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert data["cases"][0]["results"][data["engines"][0]["key"]]["diffs"] == diffs
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "observed (missing)" in md and "observed null" in md
+    junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert "observed (missing)" in junit
+
+
+def test_unprintable_text_is_shown_as_escapes_in_html_and_markdown(tmp_path: Path) -> None:
+    message = "bad \x1b[31mred\x00 \u202eevil\r\nnext"
+    run = parse_lines([_line("taunt-e", "error", ["taunt"], [], message=message)], "e.jsonl")
+    write_report(build([run], load_registry()), tmp_path)
+    shown = "\\x1b[31mred\\x00 \\u202eevil"
+    in_md = r"\\x1b\[31mred\\x00 \\u202eevil"  # Markdown escapes "\\" and "["
+    for name, want in (("index.html", shown), ("report.md", in_md)):
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\x00" not in text and "\u202e" not in text, name
+        assert want in text, name
+    assert "\\x1b[31mred\\x00 \\u202eevil\nnext" in (tmp_path / "index.html").read_text(
+        encoding="utf-8"
+    )

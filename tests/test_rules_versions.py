@@ -17,7 +17,7 @@ from .test_loader import GOOD, write
 
 TEXT_100 = (paths.ROOT / "rules" / "1.00" / "section12.txt").read_text(encoding="utf-8")
 
-STEALTH_CASE = '''#:schema ../../palconf/schemas/case.schema.json
+STEALTH_CASE = """#:schema ../../palconf/schemas/case.schema.json
 id = "stealth-sample"
 title = "Stealth attacker cannot be blocked by a standing Pal"
 clauses = ["stealth.1"]
@@ -44,22 +44,29 @@ blocker = "b1"
 [[expect]]
 after = 2
 refused = "cannot-block"
-'''
+"""
 
 TAUNT_OLD = "Where several Taunt cards are legal targets, the attacker must choose one of them"
-TAUNT_NEW = "Where two or more Taunt cards could be targeted, the attacking player picks one of them"
+TAUNT_NEW = (
+    "Where two or more Taunt cards could be targeted, the attacking player picks one of them"
+)
 
 
 def made_up_101() -> str:
-    text = TEXT_100.replace("this card's power increases by N until end of turn",
-                            "this card's power increases by N×2 until end of turn")
+    text = TEXT_100.replace(
+        "this card's power increases by N until end of turn",
+        "this card's power increases by N×2 until end of turn",
+    )
     text = text.replace("this card's power increases by 300", "this card's power increases by 500")
     assert TAUNT_OLD in text
     text = text.replace(TAUNT_OLD, TAUNT_NEW)
     stealth = text.index("Stealth#")
-    text = text[:stealth] + text[text.index("Retaliate#"):]
-    text = text.replace("Source:", "Flying#\n\nA continuous ability. Flying means \"this card can "
-                                   "only be blocked by a card with Flying\".\n\nSource:")
+    text = text[:stealth] + text[text.index("Retaliate#") :]
+    text = text.replace(
+        "Source:",
+        'Flying#\n\nA continuous ability. Flying means "this card can '
+        'only be blocked by a card with Flying".\n\nSource:',
+    )
     return text
 
 
@@ -89,8 +96,12 @@ def test_diff_of_made_up_version(project: Path) -> None:
     new_file = project / "new.txt"
     new_file.write_text(made_up_101(), encoding="utf-8")
     registry = load_registry()
-    d = diff_versions(load_version(registry, "1.00"), load_version(registry, str(new_file)),
-                      registry, load_cases(paths.CASES, registry))
+    d = diff_versions(
+        load_version(registry, "1.00"),
+        load_version(registry, str(new_file)),
+        registry,
+        load_cases(paths.CASES, registry),
+    )
     kinds = {c.id: c.kind for c in d.changes}
     for cid in ("brave.1", "brave.2", "brave.3", "nocturnal.1", "nocturnal.2", "taunt.2"):
         assert kinds.get(cid) == "changed", (cid, kinds)
@@ -125,7 +136,8 @@ def test_import_then_stale_then_bless(project: Path, capsys: pytest.CaptureFixtu
     assert not staleness(cases["brave-sample"], load_registry()).problem
     assert cases["brave-sample"].extra["rules_version"] == "1.01"
     assert cases["brave-sample"].extra["clause_hashes"]["brave.1"] == clause_hash(
-        load_registry().clauses["brave.1"].text["1.01"])
+        load_registry().clauses["brave.1"].text["1.01"]
+    )
 
 
 def test_run_warns_about_stale_cases(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,24 +1,41 @@
-"""The runner's outcomes and `palconf run`'s exit codes, with small fake engines."""
+"""The runner (palconf/runner.py): outcomes with small fake engines, the restart policy, and
+`palconf run`'s exit codes."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from oracle.rules import Refusal, Rules
-from palconf.cases import load_cases
+from palconf.cases import Case, load_cases
 from palconf.cli import main
-from palconf.engines import Engine, EngineInfo, OracleEngine, ProtocolViolation
-from palconf.runner import match, run_case
+from palconf.core import (
+    MISSING,
+    BaseEngine,
+    Diff,
+    Engine,
+    EngineCrash,
+    EngineInfo,
+    ProtocolViolation,
+    compare,
+)
+from palconf.engines import OracleEngine
+from palconf.runner import RunStopped, run_case, run_cases
 
+from .harness import fingerprint
 from .test_loader import GOOD, write
 
+#: the fixtures all_cases, oracle_results and small
+pytest_plugins = ["tests.harness_fixtures"]
+
 REFUSAL = GOOD.replace(
-    'observed = { cards = { a1 = { power = 3200 } }, attack = { target = "master" }, winner = "null" }',
-    'refused = "illegal-target"').replace('target = "master"', 'target = "a1"')
+    'observed = { cards = { a1 = { power = 3200 } }, attack = { target = "master" }, winner = "null" }',  # noqa: E501
+    'refused = "illegal-target"',
+).replace('target = "master"', 'target = "a1"')
 assert "refused" in REFUSAL
 
 
@@ -42,23 +59,20 @@ class RefuseEverything(Rules):
 class RefusesButRests(Rules):
     """Refuses an illegal attack but rests the attacker anyway (B-21 broken)."""
 
-    def check_attack(self, g: Any, a: Any) -> None:
-        try:
-            super().check_attack(g, a)
-        except Refusal:
+    def check_attack(self, g: Any, a: Any) -> Iterator[Refusal]:
+        refusals = list(super().check_attack(g, a))
+        if refusals:
             g.cards[a["attacker"]].state = "rest"
-            raise
+        yield from refusals
 
 
 class WrongReason(Rules):
-    def check_attack(self, g: Any, a: Any) -> None:
-        try:
-            super().check_attack(g, a)
-        except Refusal as r:
-            raise Refusal("not-found", r.message)
+    def check_attack(self, g: Any, a: Any) -> Iterator[Refusal]:
+        for r in super().check_attack(g, a):
+            yield Refusal("not-found", r.message)
 
 
-class Scripted(Engine):
+class Scripted(BaseEngine):
     """Answers every request from a function: for protocol faults."""
 
     def __init__(self, answer: Any, keywords: frozenset[str] = frozenset({"brave"})) -> None:
@@ -85,7 +99,7 @@ def test_pass_on_the_oracle(tmp_path: Path) -> None:
 def test_fail_shows_expected_against_observed(tmp_path: Path) -> None:
     r = run_with(OracleEngine(NoBrave), case_from(tmp_path))
     assert r.outcome == "fail" and r.step == 1
-    assert r.diffs == [{"path": "cards.a1.power", "expected": 3200, "observed": 3000}]
+    assert r.diffs == (Diff("cards.a1.power", 3200, 3000),)
 
 
 def test_accepted_action_refused_is_a_failure(tmp_path: Path) -> None:
@@ -96,7 +110,7 @@ def test_accepted_action_refused_is_a_failure(tmp_path: Path) -> None:
 def test_refusal_must_leave_state_unchanged(tmp_path: Path) -> None:
     r = run_with(OracleEngine(RefusesButRests), case_from(tmp_path, REFUSAL))
     assert r.outcome == "fail" and "changed the state" in r.message
-    assert {"path": "cards.a1.state", "expected": "stand", "observed": "rest"} in r.diffs
+    assert Diff("cards.a1.state", "stand", "rest") in r.diffs
 
 
 def test_refusal_reason_is_checked_when_demanded(tmp_path: Path) -> None:
@@ -110,8 +124,9 @@ def test_refusal_reason_is_checked_when_demanded(tmp_path: Path) -> None:
 
 def test_accepting_an_illegal_action_fails(tmp_path: Path) -> None:
     class AcceptAll(Rules):
-        def check_attack(self, g: Any, a: Any) -> None:
-            pass
+        def check_attack(self, g: Any, a: Any) -> Iterator[Refusal]:
+            yield from ()
+
     r = run_with(OracleEngine(AcceptAll), case_from(tmp_path, REFUSAL))
     assert r.outcome == "fail" and "must be refused (illegal-target)" in r.message
 
@@ -130,11 +145,14 @@ def test_unsupported_setup_is_a_skip_and_other_refusals_an_error(tmp_path: Path)
     assert r.outcome == "error" and "refused the case's setup" in r.message
 
 
-@pytest.mark.parametrize("reply, words", [
-    ([], "not a JSON object"),
-    ({"yes": 1}, "no boolean `ok`"),
-    ({"ok": False}, "no string `error`"),
-])
+@pytest.mark.parametrize(
+    "reply, words",
+    [
+        ([], "not a JSON object"),
+        ({"yes": 1}, "no boolean `ok`"),
+        ({"ok": False}, "no string `error`"),
+    ],
+)
 def test_replies_of_the_wrong_shape_are_errors(tmp_path: Path, reply: Any, words: str) -> None:
     r = run_with(Scripted(lambda m: reply), case_from(tmp_path))
     assert r.outcome == "error" and words in r.message
@@ -143,6 +161,7 @@ def test_replies_of_the_wrong_shape_are_errors(tmp_path: Path, reply: Any, words
 def test_observe_without_fields_is_an_error(tmp_path: Path) -> None:
     def answer(m: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "state": {"step": "main"}} if m["cmd"] == "observe" else {"ok": True}
+
     r = run_with(Scripted(answer), case_from(tmp_path))
     assert r.outcome == "error" and "lacks" in r.message
 
@@ -150,24 +169,39 @@ def test_observe_without_fields_is_an_error(tmp_path: Path) -> None:
 def test_engine_fault_is_an_error_not_a_failure(tmp_path: Path) -> None:
     def answer(m: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolViolation("junk on stdout")
+
     r = run_with(Scripted(answer), case_from(tmp_path))
     assert (r.outcome, r.message) == ("error", "junk on stdout")
+
+
+def match(expected: Any, observed: Any) -> list[Diff]:
+    return compare(expected, observed, subset=True)
 
 
 def test_match_semantics() -> None:
     assert match({"a": [1, 2]}, {"a": [2, 1], "b": 3}) == []
     assert match({"x": True}, {"x": 1})  # a bool is not an int
     assert match({"x": None}, {"x": None}) == []
-    assert [d.path for d in match({"p": {"A": {"life": 3}}}, {"p": {"A": {"life": 4}}})] == ["p.A.life"]
+    assert [d.path for d in match({"p": {"A": {"life": 3}}}, {"p": {"A": {"life": 4}}})] == [
+        "p.A.life"
+    ]
+    # a field the engine leaves out is MISSING, not null
+    assert match({"x": None}, {}) == [Diff("x", None, MISSING)]
 
 
-def test_run_exit_codes_and_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_exit_codes_and_results_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write(tmp_path, GOOD)
     results = tmp_path / "r.jsonl"
     assert main(["run", "--cases", str(tmp_path), "--results", str(results)]) == 0
     line = json.loads(results.read_text().splitlines()[-1])
     assert {k: line[k] for k in ("id", "keywords", "clauses", "outcome")} == {
-        "id": "brave-sample", "keywords": ["brave"], "clauses": ["brave.1"], "outcome": "pass"}
+        "id": "brave-sample",
+        "keywords": ["brave"],
+        "clauses": ["brave.1"],
+        "outcome": "pass",
+    }
     assert "message" in line and "duration_ms" in line
     out = capsys.readouterr().out
     assert "brave" in out and "all cases" in out
@@ -183,3 +217,97 @@ def test_run_exit_codes_and_results_file(tmp_path: Path, capsys: pytest.CaptureF
 def test_the_suite_passes_on_the_oracle(capsys: pytest.CaptureFixture[str]) -> None:
     """The whole shipped corpus loads and passes on the reference oracle."""
     assert main(["run"]) == 0, capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- restart policy (in-process)
+
+
+class Flaky(BaseEngine):
+    """The oracle, except that it crashes (and needs a restart) on chosen cases."""
+
+    def __init__(
+        self, crash_on: set[str], failing_starts: int = 0, keywords: frozenset[str] | None = None
+    ) -> None:
+        self.oracle = OracleEngine()
+        self.keywords = keywords
+        self.crash_on = crash_on
+        self.failing_starts = failing_starts
+        self.starts = 0
+        self.broken = False
+
+    def start(self) -> EngineInfo:
+        self.starts += 1
+        if self.starts > 1 and self.failing_starts:
+            self.failing_starts -= 1
+            raise EngineCrash("exited at hello")
+        self.broken = False
+        self.info = self.oracle.start()
+        if self.keywords is not None:
+            self.info = EngineInfo("flaky", "0", self.keywords)
+        return self.info
+
+    def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if msg["cmd"] == "setup" and fingerprint(msg["state"]) in self.crash_on:
+            self.broken = True
+            raise EngineCrash("boom")
+        return self.oracle.request(msg)
+
+
+def outcomes(engine: Engine, cases: list[Case], **kw: Any) -> list[str]:
+    engine.start()
+    return [r.outcome for r in run_cases(engine, cases, **kw)]
+
+
+def test_a_crash_restarts_the_engine_and_the_run_goes_on(small: tuple[Path, list[Case]]) -> None:
+    _, cases = small
+    engine = Flaky({fingerprint(cases[1].setup)})
+    assert outcomes(engine, cases) == ["pass", "error"] + ["pass"] * 4
+    assert engine.starts == 2
+
+
+def test_too_many_restarts_in_a_row_stop_the_run(small: tuple[Path, list[Case]]) -> None:
+    _, cases = small
+    engine = Flaky({fingerprint(c.setup) for c in cases})
+    engine.start()
+    seen: list[str] = []
+    with pytest.raises(RunStopped, match="3 time\\(s\\) in a row"):
+        for r in run_cases(engine, cases, max_restarts=2):
+            seen.append(r.outcome)
+    assert seen == ["error"] * 3 and engine.starts == 3
+
+
+def test_a_completed_case_resets_the_count(small: tuple[Path, list[Case]]) -> None:
+    _, cases = small
+    engine = Flaky({fingerprint(cases[i].setup) for i in (0, 1, 3, 4)})
+    assert outcomes(engine, cases, max_restarts=2) == [
+        "error",
+        "error",
+        "pass",
+        "error",
+        "error",
+        "pass",
+    ]
+
+
+def test_a_failed_restart_is_tried_again(small: tuple[Path, list[Case]]) -> None:
+    _, cases = small
+    engine = Flaky({fingerprint(cases[0].setup)}, failing_starts=2)
+    assert outcomes(engine, cases, max_restarts=3) == ["error"] + ["pass"] * 5
+    assert engine.starts == 4
+    engine = Flaky({fingerprint(cases[0].setup)}, failing_starts=5)
+    engine.start()
+    with pytest.raises(RunStopped, match="restarting: exited at hello"):
+        list(run_cases(engine, cases, max_restarts=3))
+
+
+def test_skipped_cases_need_no_restart(
+    small: tuple[Path, list[Case]], all_cases: list[Case]
+) -> None:
+    _, cases = small
+    known = frozenset().union(*(c.needs for c in cases))
+    keyworded = [c for c in all_cases if not c.needs <= known][:2]
+    engine = Flaky({fingerprint(cases[0].setup)}, keywords=known)
+    assert outcomes(engine, [cases[0], *keyworded]) == ["error", "skip", "skip"]
+    assert engine.starts == 1  # the skips needed no engine
+    assert outcomes(engine, [cases[0], *keyworded, cases[1]]) == ["error", "skip", "skip", "pass"]
+    assert engine.starts == 3  # restarted once for the last case

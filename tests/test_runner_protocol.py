@@ -38,20 +38,38 @@ class Scripted(BaseEngine):
         return self.hook(msg, reply) if self.hook else reply
 
 
-BOARD: dict[str, Any] = {"players": {
-    "A": {"life": 5, "battle": [{"id": "a1", "kind": "pal", "power": 3000, "strike": 1},
-                                {"id": "a2", "kind": "pal", "power": 1000, "state": "rest"}]},
-    "B": {"life": 5, "battle": [{"id": "b1", "kind": "pal", "power": 2000, "state": "rest"}]}}}
-MAIN_LEGAL = [{"do": "attack", "player": "A", "attacker": "a1", "target": "master"},
-              {"do": "attack", "player": "A", "attacker": "a1", "target": "b1"},
-              {"do": "end-turn", "player": "A"}]
+BOARD: dict[str, Any] = {
+    "players": {
+        "A": {
+            "life": 5,
+            "battle": [
+                {"id": "a1", "kind": "pal", "power": 3000, "strike": 1},
+                {"id": "a2", "kind": "pal", "power": 1000, "state": "rest"},
+            ],
+        },
+        "B": {"life": 5, "battle": [{"id": "b1", "kind": "pal", "power": 2000, "state": "rest"}]},
+    }
+}
+MAIN_LEGAL = [
+    {"do": "attack", "player": "A", "attacker": "a1", "target": "master"},
+    {"do": "attack", "player": "A", "attacker": "a1", "target": "b1"},
+    {"do": "end-turn", "player": "A"},
+]
 
 
-def case(expect: list[dict[str, Any]], actions: list[dict[str, Any]] | None = None,
-         setup: dict[str, Any] | None = None) -> Any:
-    data = {"id": "protocol-x", "title": "a case built by a test of the runner",
-            "rules": ["P-legal"], "setup": setup or BOARD, "actions": actions or [],
-            "expect": expect}
+def case(
+    expect: list[dict[str, Any]],
+    actions: list[dict[str, Any]] | None = None,
+    setup: dict[str, Any] | None = None,
+) -> Any:
+    data = {
+        "id": "protocol-x",
+        "title": "a case built by a test of the runner",
+        "rules": ["P-legal"],
+        "setup": setup or BOARD,
+        "actions": actions or [],
+        "expect": expect,
+    }
     return build_case(data, "protocol/protocol-x.toml", load_registry())
 
 
@@ -66,6 +84,7 @@ def drop(action: dict[str, Any]) -> Hook:
         if msg["cmd"] == "legal":
             return {**reply, "actions": [a for a in reply["actions"] if a != action]}
         return reply
+
     return hook
 
 
@@ -74,6 +93,7 @@ def add(action: dict[str, Any]) -> Hook:
         if msg["cmd"] == "legal":
             return {**reply, "actions": [*reply["actions"], action]}
         return reply
+
     return hook
 
 
@@ -83,11 +103,14 @@ def test_exact_legal_passes_on_the_oracle_in_any_order() -> None:
     assert r.path == "protocol/protocol-x.toml"
 
 
-@pytest.mark.parametrize("hook", [
-    drop({"do": "end-turn", "player": "A"}),
-    add({"do": "attack", "player": "A", "attacker": "a2", "target": "master"}),
-    add({"do": "end-turn", "player": "A", "choose": []}),
-])
+@pytest.mark.parametrize(
+    "hook",
+    [
+        drop({"do": "end-turn", "player": "A"}),
+        add({"do": "attack", "player": "A", "attacker": "a2", "target": "master"}),
+        add({"do": "end-turn", "player": "A", "choose": []}),
+    ],
+)
 def test_exact_legal_fails_an_engine_with_one_action_more_or_less(hook: Hook) -> None:
     r = run(case([{"after": 0, "legal": {"exactly": MAIN_LEGAL}}]), Scripted(hook))
     assert r.outcome == Outcome.FAIL and r.step == 0
@@ -95,8 +118,17 @@ def test_exact_legal_fails_an_engine_with_one_action_more_or_less(hook: Hook) ->
 
 
 def test_includes_and_excludes() -> None:
-    c = case([{"after": 0, "legal": {"includes": [MAIN_LEGAL[2]],
-                                     "excludes": [{"do": "attack", "attacker": "a2"}]}}])
+    c = case(
+        [
+            {
+                "after": 0,
+                "legal": {
+                    "includes": [MAIN_LEGAL[2]],
+                    "excludes": [{"do": "attack", "attacker": "a2"}],
+                },
+            }
+        ]
+    )
     assert run(c).outcome == Outcome.PASS
     assert run(c, Scripted(drop(MAIN_LEGAL[2]))).outcome == Outcome.FAIL
     rested = {"do": "attack", "player": "A", "attacker": "a2", "target": "b1"}
@@ -105,8 +137,10 @@ def test_includes_and_excludes() -> None:
 
 
 def test_legal_after_an_action_is_asked_at_that_step() -> None:
-    c = case([{"after": 1, "legal": {"exactly": [{"do": "pass", "player": "B"}]}}],
-             actions=[{"do": "attack", "player": "A", "attacker": "a1", "target": "master"}])
+    c = case(
+        [{"after": 1, "legal": {"exactly": [{"do": "pass", "player": "B"}]}}],
+        actions=[{"do": "attack", "player": "A", "attacker": "a1", "target": "master"}],
+    )
     assert run(c).outcome == Outcome.PASS
 
 
@@ -117,19 +151,30 @@ def test_an_engine_without_legal_skips_the_case_with_the_reason() -> None:
 
 
 def test_without_legal_the_rest_of_the_case_still_runs_and_can_fail() -> None:
-    c = case([{"after": 0, "legal": {"exactly": MAIN_LEGAL},
-               "observed": {"players": {"A": {"life": 4}}}}])
+    c = case(
+        [
+            {
+                "after": 0,
+                "legal": {"exactly": MAIN_LEGAL},
+                "observed": {"players": {"A": {"life": 4}}},
+            }
+        ]
+    )
     r = run(c, Scripted(commands=frozenset({"setup", "act", "observe"})))
     assert r.outcome == Outcome.FAIL
 
 
 BAD_STATE = {"players": {"A": {"life": 0}, "B": {"life": 5}}}
-SETUP_STEP_CASE = dict(actions=[{"setup": BAD_STATE},
-                                {"do": "attack", "player": "A", "attacker": "a1",
-                                 "target": "master"}],
-                       expect=[{"after": 1, "refused": "invalid-state"},
-                               {"after": 2, "observed": {"step": "block",
-                                                         "attack": {"attacker": "a1"}}}])
+SETUP_STEP_CASE = dict(
+    actions=[
+        {"setup": BAD_STATE},
+        {"do": "attack", "player": "A", "attacker": "a1", "target": "master"},
+    ],
+    expect=[
+        {"after": 1, "refused": "invalid-state"},
+        {"after": 2, "observed": {"step": "block", "attack": {"attacker": "a1"}}},
+    ],
+)
 
 
 def test_a_refused_setup_step_keeps_the_previous_game() -> None:
@@ -140,6 +185,7 @@ def test_a_refused_setup_step_keeps_the_previous_game() -> None:
 def test_an_engine_that_accepts_an_invalid_state_fails() -> None:
     def accept(msg: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True} if msg["cmd"] == "setup" else reply
+
     c = case(SETUP_STEP_CASE["expect"], SETUP_STEP_CASE["actions"])
     r = run(c, Scripted(accept))
     assert r.outcome == Outcome.FAIL and r.step == 1 and "accepted" in r.message
@@ -151,6 +197,7 @@ def test_a_setup_step_refused_with_the_wrong_error_fails(error: str) -> None:
         if msg["cmd"] == "setup" and not reply["ok"]:
             return {**reply, "error": error}
         return reply
+
     c = case(SETUP_STEP_CASE["expect"], SETUP_STEP_CASE["actions"])
     r = run(c, Scripted(wrong))
     assert r.outcome == Outcome.FAIL and r.diffs[0].path == "error"
@@ -163,6 +210,7 @@ def test_an_engine_that_forgets_the_game_after_a_refused_setup_fails() -> None:
             if msg["cmd"] == "setup" and not reply["ok"]:
                 self.inner.session.game = None  # the previous game is gone
             return reply
+
     c = case(SETUP_STEP_CASE["expect"], SETUP_STEP_CASE["actions"])
     r = run(c, Forgetful())
     assert r.outcome != Outcome.PASS
@@ -182,6 +230,7 @@ def test_an_unsupported_reply_to_an_accepted_setup_step_skips() -> None:
         if msg["cmd"] == "setup" and msg["state"] is not BOARD and "turn" in msg["state"]:
             return {"ok": False, "error": "unsupported", "message": "no"}
         return reply
+
     c = case([{"observed": {"turn": 3}}], [{"setup": {**BOARD, "turn": 3}}])
     assert run(c).outcome == Outcome.PASS
     assert run(c, Scripted(unsupported)).outcome == Outcome.SKIP

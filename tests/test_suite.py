@@ -26,15 +26,24 @@ def test_coverage_passes(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_lint_finds_a_wrong_folder_and_a_vague_title(tmp_path: pytest.TempPathFactory) -> None:
     from .test_loader import GOOD, write
-    write(tmp_path, GOOD.replace('title = "Brave 200 attacker has 3200 power after declaring"',
-                                 'title = "Brave should work correctly here"'), folder="taunt")
+
+    write(
+        tmp_path,
+        GOOD.replace(
+            'title = "Brave 200 attacker has 3200 power after declaring"',
+            'title = "Brave should work correctly here"',
+        ),
+        folder="taunt",
+    )
     registry = load_registry()
     problems = [str(p) for p in lint_cases(load_cases(tmp_path, registry), registry, tmp_path)]
     assert any("belongs in cases/brave/" in p for p in problems)
     assert any("not a plain statement of fact" in p for p in problems)
 
 
-def test_every_case_is_blessed_against_the_current_rules(capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_case_is_blessed_against_the_current_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Each case records the hash of the text of every clause it cites (palconf rules bless)."""
     code = main(["rules", "status", "--strict"])
     assert code == 0, capsys.readouterr().out

@@ -9,28 +9,45 @@ from pathlib import Path
 
 from .. import paths
 from ..cases import Case, CaseLoadError, load_cases
-from ..registry import BASE, Registry, load as load_registry
-
-
-class UsageError(Exception):
-    """Bad arguments: exit status 2."""
+from ..registry import Registry
+from ..registry import load as load_registry
 
 
 def add_case_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cases", type=Path, default=None, metavar="DIR",
-                   help="the cases folder (default: the project's cases/)")
-    p.add_argument("--keyword", "-k", action="append", default=[], metavar="K",
-                   help="only cases testing keyword K (a keyword id, or 'base'); repeatable")
-    p.add_argument("--case", action="append", default=[], metavar="ID",
-                   help="only the case with this id (glob patterns allowed); repeatable")
+    p.add_argument(
+        "--cases",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the cases folder (default: the project's cases/)",
+    )
+    p.add_argument(
+        "--keyword",
+        "-k",
+        action="append",
+        default=[],
+        metavar="K",
+        help="only cases in group K: a keyword id, 'protocol' (cases of the "
+        "protocol rules) or 'base' (cases of the base rules); repeatable",
+    )
+    p.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only the case with this id (glob patterns allowed); repeatable",
+    )
 
 
 def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
     """The cases the options select, or None after printing why they cannot be loaded."""
-    unknown = [k for k in args.keyword if k not in registry.keywords and k != BASE]
+    unknown = [k for k in args.keyword if k not in registry.groups]
     if unknown:
-        print(f"palconf: unknown keyword(s): {', '.join(unknown)}; known: "
-              f"{', '.join(registry.keywords)}, {BASE}", file=sys.stderr)
+        print(
+            f"palconf: unknown keyword(s): {', '.join(unknown)}; known: "
+            f"{', '.join(registry.groups)}",
+            file=sys.stderr,
+        )
         return None
     try:
         cases = load_cases(args.cases or paths.CASES, registry)
@@ -47,22 +64,26 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | N
 
 
 def registry_or_exit() -> Registry:
-    return load_registry()
-
-
-def add_engine_options(p: argparse.ArgumentParser, command_help: str) -> None:
-    """`--engine-cmd` (required) and `--timeout`: the engine as a child process."""
-    from ..adapter import DEFAULT_TIMEOUT
-    p.add_argument("--engine-cmd", required=True, metavar="CMD", help=command_help)
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"seconds to wait for each reply of the engine (default "
-                        f"{DEFAULT_TIMEOUT:g})")
+    """The rules registry (rules/registry.toml); a registry that cannot be read or is not
+    complete is a message and exit status 2, never a traceback."""
+    where = paths.RULES / "registry.toml"
+    try:
+        return load_registry()
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not TOML
+        problem = str(e)
+    except (KeyError, TypeError, AttributeError) as e:  # a table or field missing or wrong
+        problem = f"incomplete or malformed ({type(e).__name__}: {e})"
+    print(f"palconf: cannot load the rules registry {where}: {problem}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def add_strict_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--strict", action="store_true",
-                   help="exit 1 when a case is stale against the current rules text "
-                        "(see `palconf rules status`)")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a case is stale against the current rules text "
+        "(see `palconf rules status`)",
+    )
 
 
 def warn_stale(cases: list[Case], registry: Registry) -> int:
@@ -70,10 +91,14 @@ def warn_stale(cases: list[Case], registry: Registry) -> int:
     are gone from the current rules; return how many. Cases never blessed are left to
     `palconf lint` and `palconf rules status`."""
     from ..rulesdiff import staleness
+
     flagged = [s for s in (staleness(c, registry) for c in cases) if s.stale or s.orphaned]
     for s in flagged[:10]:
         print(f"warning: {s}", file=sys.stderr)
     if flagged:
-        print(f"warning: {len(flagged)} case(s) stale against rules {registry.current}: review "
-              "them, then `palconf rules bless CASE`", file=sys.stderr)
+        print(
+            f"warning: {len(flagged)} case(s) stale against rules {registry.current}: review "
+            "them, then `palconf rules bless CASE`",
+            file=sys.stderr,
+        )
     return len(flagged)

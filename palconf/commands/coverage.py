@@ -26,20 +26,29 @@ def load_matrix(args: argparse.Namespace) -> dict[str, str]:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("coverage", help="cases per clause, and the interaction matrix",
-                       description="For every testable clause, the cases that cite it; for "
-                                   "every interpretation, the cases that depend on it; for every "
-                                   "keyword pair, the cases that exercise it or why the two "
-                                   "cannot interact; for every protocol rule (P-state, "
-                                   "P-reasons, P-observed, P-legal), the cases that cite it. "
-                                   "Exit 1 if a testable clause has fewer than --min cases, a "
-                                   "protocol rule fewer than its registry minimum, an "
-                                   "interpretation has none, or an interacting pair has none.")
+    p = sub.add_parser(
+        "coverage",
+        help="cases per clause, and the interaction matrix",
+        description="For every testable clause, the cases that cite it; for "
+        "every interpretation, the cases that depend on it; for every "
+        "keyword pair, the cases that exercise it or why the two "
+        "cannot interact; for every protocol rule (P-state, "
+        "P-reasons, P-observed, P-legal), the cases that cite it. "
+        "Exit 1 if a testable clause has fewer than --min cases, a "
+        "protocol rule fewer than its registry minimum, an "
+        "interpretation has none, or an interacting pair has none.",
+    )
     add_case_options(p)
-    p.add_argument("--json", action="store_true",
-                   help='print {"clauses": {id: [case ids]}, "pairs": {...}}')
-    p.add_argument("--min", type=int, default=MIN_CASES, metavar="N",
-                   help=f"cases each testable clause needs (default {MIN_CASES})")
+    p.add_argument(
+        "--json", action="store_true", help='print {"clauses": {id: [case ids]}, "pairs": {...}}'
+    )
+    p.add_argument(
+        "--min",
+        type=int,
+        default=MIN_CASES,
+        metavar="N",
+        help=f"cases each testable clause needs (default {MIN_CASES})",
+    )
     p.add_argument("--no-pairs", action="store_true", help="leave the interaction matrix out")
     p.set_defaults(func=main)
 
@@ -70,22 +79,33 @@ def main(args: argparse.Namespace) -> int:
     unknown = sorted(set(matrix) - {pair_key(a, b) for a, b in interaction_pairs(registry)})
     pairs: dict[str, Any] = {}
     missing: list[str] = []
-    for a, b in ([] if args.no_pairs else interaction_pairs(registry)):
+    for a, b in [] if args.no_pairs else interaction_pairs(registry):
         key = pair_key(a, b)
         ids = exercised.get(key, [])
         pairs[key] = {"cases": ids, "none": matrix.get(key)}
         if not ids and key not in matrix:
             missing.append(key)
     if args.json:
-        print(json.dumps({"clauses": clauses, "protocol": protocol, "interpretations": rulings,
-                          "pairs": pairs}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "clauses": clauses,
+                    "protocol": protocol,
+                    "interpretations": rulings,
+                    "pairs": pairs,
+                },
+                indent=2,
+            )
+        )
     else:
         width = max(map(len, clauses), default=10)
         for cid, ids in clauses.items():
             mark = "  <-- too few" if cid in thin else ""
             print(f"{cid:<{width}} {len(ids):>4}{mark}")
-        print(f"\n{len(clauses)} testable clauses, {len(cases)} cases; "
-              f"{len(thin)} clause(s) with fewer than {args.min} case(s)")
+        print(
+            f"\n{len(clauses)} testable clauses, {len(cases)} cases; "
+            f"{len(thin)} clause(s) with fewer than {args.min} case(s)"
+        )
         print("\nprotocol v1 rules (docs/protocol.md) and the cases that cite them")
         for pid, ids in protocol.items():
             need = registry.protocol_min[pid]
@@ -93,13 +113,17 @@ def main(args: argparse.Namespace) -> int:
             print(f"{pid:<{width}} {len(ids):>4}{mark}")
         print("\ninterpretations (rulings) and the cases that depend on them")
         for iid, ids in rulings.items():
-            print(f"{iid:<6} {len(ids):>4}  {', '.join(ids[:4])}{' …' if len(ids) > 4 else ''}"
-                  + ("  <-- no case" if not ids else ""))
+            print(
+                f"{iid:<6} {len(ids):>4}  {', '.join(ids[:4])}{' …' if len(ids) > 4 else ''}"
+                + ("  <-- no case" if not ids else "")
+            )
         if pairs:
             print_matrix(registry, pairs)
-            print(f"{len(pairs)} keyword pairs: {sum(1 for p in pairs.values() if p['cases'])} "
-                  f"with cases, {sum(1 for p in pairs.values() if not p['cases'] and p['none'])} "
-                  f"judged unable to interact, {len(missing)} with neither")
+            print(
+                f"{len(pairs)} keyword pairs: {sum(1 for p in pairs.values() if p['cases'])} "
+                f"with cases, {sum(1 for p in pairs.values() if not p['cases'] and p['none'])} "
+                f"judged unable to interact, {len(missing)} with neither"
+            )
             for key in missing:
                 print(f"  no case and no reason: {key}")
     for key in unknown:

@@ -22,50 +22,77 @@ from typing import IO
 
 import tomli_w
 
-from generators.differential import FuzzReport, format_difference, fuzz, plain
+from generators.differential import FuzzReport, format_difference, fuzz
 from generators.export import ExportError, case_from_difference, write_case
 
-from ..engines import Engine, EngineFault, OracleEngine
-from . import add_engine_options
+from ..adapter import EngineCommandError
+from ..core import Engine, EngineFault, Outcome, terminal_safe
+from ..engine_options import add_engine_options, make_engine
+from ..engines import OracleEngine
 
 PROGRESS_EVERY = 2.0  # seconds between progress lines
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "fuzz", help="compare an engine with the oracle on generated games",
+        "fuzz",
+        help="compare an engine with the oracle on generated games",
         description="Run generated boards and actions on the engine and the oracle in "
-                    "lockstep; on a difference, shrink it, print it, and optionally export "
-                    "it as a case. Exit 0: no difference; 1: a difference; 2: bad "
-                    "arguments or an engine that cannot be compared.")
-    add_engine_options(p, "the engine's command line (run without a shell), e.g. 'python "
-                          "my_engine.py'; 'palconf serve' fuzzes the oracle itself")
-    p.add_argument("--examples", type=int, default=200, metavar="N",
-                   help="how many generated games (default 200)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="the random seed: the same seed gives the same run (default 0)")
-    p.add_argument("--export", type=Path, metavar="DIR",
-                   help="write the minimal difference as a case file into DIR")
-    p.add_argument("--max-actions", type=int, default=30, metavar="M",
-                   help="actions per game: between M/2 and M (default 30)")
-    p.add_argument("--database", type=Path, metavar="DIR",
-                   help="a Hypothesis example database to replay and save examples "
-                        "(DirectoryBasedExampleDatabase); replaying makes runs differ")
+        "lockstep; on a difference, shrink it, print it, and optionally export "
+        "it as a case. Exit 0: no difference; 1: a difference; 2: bad "
+        "arguments or an engine that cannot be compared.",
+    )
+    add_engine_options(
+        p,
+        required=True,
+        command_help="the engine's command line (run without a shell), e.g. "
+        "'python my_engine.py'; 'palconf serve' fuzzes the oracle "
+        "itself",
+    )
+    p.add_argument(
+        "--examples",
+        type=int,
+        default=200,
+        metavar="N",
+        help="how many generated games (default 200)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="the random seed: the same seed gives the same run (default 0)",
+    )
+    p.add_argument(
+        "--export",
+        type=Path,
+        metavar="DIR",
+        help="write the minimal difference as a case file into DIR",
+    )
+    p.add_argument(
+        "--max-actions",
+        type=int,
+        default=30,
+        metavar="M",
+        help="actions per game: between M/2 and M (default 30)",
+    )
+    p.add_argument(
+        "--database",
+        type=Path,
+        metavar="DIR",
+        help="a Hypothesis example database to replay and save examples "
+        "(DirectoryBasedExampleDatabase); replaying makes runs differ",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     p.set_defaults(func=main)
-
-
-def make_engine(command: str, timeout: float) -> Engine:
-    """The engine behind `--engine-cmd`: a child process speaking protocol v1."""
-    from ..adapter import ProcessEngine
-    return ProcessEngine(command, timeout=timeout)
 
 
 class Progress:
     """Progress lines on stderr, at most one every PROGRESS_EVERY seconds (plus events)."""
 
-    def __init__(self, total: int, out: IO[str], enabled: bool = True,
-                 every: float | None = None) -> None:
+    def __init__(
+        self, total: int, out: IO[str], enabled: bool = True, every: float | None = None
+    ) -> None:
         self.total, self.out, self.enabled = total, out, enabled
         self.every = PROGRESS_EVERY if every is None else every
         self.last = time.monotonic()
@@ -76,8 +103,11 @@ class Progress:
             return
         now = time.monotonic()
         if event == "found":
-            print(f"fuzz: difference found at example {report.examples}; shrinking it …",
-                  file=self.out, flush=True)
+            print(
+                f"fuzz: difference found at example {report.examples}; shrinking it …",
+                file=self.out,
+                flush=True,
+            )
             self.last = now
             return
         if now - self.last < self.every:
@@ -88,8 +118,11 @@ class Progress:
             what = f"shrinking: {report.examples} example(s)"
         else:
             what = f"{report.examples} example(s) of {self.total}"
-        print(f"fuzz: {what}, {report.actions} action(s) compared ({rate:.0f}/s)",
-              file=self.out, flush=True)
+        print(
+            f"fuzz: {what}, {report.actions} action(s) compared ({rate:.0f}/s)",
+            file=self.out,
+            flush=True,
+        )
 
 
 def check_args(args: argparse.Namespace) -> str | None:
@@ -97,8 +130,6 @@ def check_args(args: argparse.Namespace) -> str | None:
         return "--examples must be at least 1"
     if args.max_actions < 0:
         return "--max-actions must be 0 or more"
-    if args.timeout <= 0:
-        return "--timeout must be more than 0"
     if args.export is not None and args.export.exists() and not args.export.is_dir():
         return f"--export {args.export}: not a folder"
     return None
@@ -108,6 +139,7 @@ def verify_export(path: Path, engine: Engine) -> list[str]:
     """Run the exported case on the oracle and on the engine; say what happened."""
     from ..cases import load_case
     from ..runner import run_case
+
     case, errors = load_case(path)
     if case is None:
         return [f"the exported case does not load: {e}" for e in errors]
@@ -118,15 +150,25 @@ def verify_export(path: Path, engine: Engine) -> list[str]:
         engine.restart()
         on_engine = run_case(engine, case)
     except EngineFault as e:
-        return [f"on the oracle: {on_oracle.outcome}", f"on the engine: error ({e.message})"]
-    lines = [f"on the oracle: {on_oracle.outcome}"
-             + ("" if on_oracle.outcome == "pass" else f" ({on_oracle.message}) — a bug of "
-                "the exporter, please report it"),
-             f"on the engine: {on_engine.outcome}"
-             + (f" ({plain(on_engine.message, 160)})" if on_engine.message else "")]
-    if on_engine.outcome == "pass":
-        lines.append("the case passes on the engine too: the engine's LEGAL list disagrees "
-                     "with what it accepts; review the difference above")
+        return [
+            f"on the oracle: {on_oracle.outcome}",
+            f"on the engine: error ({terminal_safe(e.message, 300)})",
+        ]
+    lines = [
+        f"on the oracle: {on_oracle.outcome}"
+        + (
+            ""
+            if on_oracle.outcome == Outcome.PASS
+            else f" ({on_oracle.message}) — a bug of the exporter, please report it"
+        ),
+        f"on the engine: {on_engine.outcome}"
+        + (f" ({terminal_safe(on_engine.message, 160)})" if on_engine.message else ""),
+    ]
+    if on_engine.outcome == Outcome.PASS:
+        lines.append(
+            "the case passes on the engine too: the engine's LEGAL list disagrees "
+            "with what it accepts; review the difference above"
+        )
     return lines
 
 
@@ -138,29 +180,52 @@ def main(args: argparse.Namespace) -> int:
     database = None
     if args.database is not None:
         from hypothesis.database import DirectoryBasedExampleDatabase
+
         database = DirectoryBasedExampleDatabase(str(args.database))
     try:
-        engine = make_engine(args.engine_cmd, args.timeout)
+        engine = make_engine(args)
         info = engine.start()
+    except EngineCommandError as e:
+        print(f"palconf fuzz: {terminal_safe(e.message, 2000)}", file=sys.stderr)
+        return 2
     except EngineFault as e:
-        print(f"palconf fuzz: cannot start the engine: {e.message}", file=sys.stderr)
+        print(
+            f"palconf fuzz: cannot start the engine: {terminal_safe(e.message, 2000)}",
+            file=sys.stderr,
+        )
         if e.stderr:
-            print("  engine stderr (last lines):\n" + "\n".join(
-                "    | " + plain(line, 200) for line in e.stderr.splitlines()[-5:]),
-                file=sys.stderr)
+            print(
+                "  engine stderr (last lines):\n"
+                + "\n".join(
+                    "    | " + terminal_safe(line, 200) for line in e.stderr.splitlines()[-5:]
+                ),
+                file=sys.stderr,
+            )
         return 2
     legal = "legal" in info.commands
-    print(f"palconf fuzz: engine {plain(info.name)} {plain(info.version)}; "
-          f"{args.examples} game(s), seed {args.seed}, {args.max_actions // 2} to "
-          f"{args.max_actions} action(s) each; comparing verdicts, reasons, OBSERVED"
-          + (", LEGAL" if legal else " (the engine offers no `legal`)"))
+    print(
+        f"palconf fuzz: engine {terminal_safe(info.name, 200)} "
+        f"{terminal_safe(info.version, 100)}; "
+        f"{args.examples} game(s), seed {args.seed}, {args.max_actions // 2} to "
+        f"{args.max_actions} action(s) each; comparing verdicts, reasons, OBSERVED"
+        + (", LEGAL" if legal else " (the engine offers no `legal`)")
+    )
     progress = Progress(args.examples, sys.stderr, enabled=not args.quiet)
     try:
-        report = fuzz(engine, examples=args.examples, seed=args.seed,
-                      max_actions=args.max_actions, database=database, progress=progress)
+        report = fuzz(
+            engine,
+            examples=args.examples,
+            seed=args.seed,
+            max_actions=args.max_actions,
+            database=database,
+            progress=progress,
+        )
         return finish(args, engine, report)
     except EngineFault as e:  # a restart after a crash failed: the run cannot go on
-        print(f"palconf fuzz: the engine cannot be restarted: {e.message}", file=sys.stderr)
+        print(
+            f"palconf fuzz: the engine cannot be restarted: {terminal_safe(e.message, 2000)}",
+            file=sys.stderr,
+        )
         return 2
     finally:
         engine.close()
@@ -171,12 +236,17 @@ def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
     rate = report.actions / report.seconds if report.seconds else 0.0
     if report.difference is None:
         if compared == 0:
-            print(f"palconf fuzz: nothing compared: the engine answered `unsupported` to all "
-                  f"{report.skipped} board(s)", file=sys.stderr)
+            print(
+                f"palconf fuzz: nothing compared: the engine answered `unsupported` to all "
+                f"{report.skipped} board(s)",
+                file=sys.stderr,
+            )
             return 2
-        print(f"palconf fuzz: no difference in {compared} game(s), {report.actions} action(s) "
-              f"compared in {report.seconds:.1f} s ({rate:.0f}/s)"
-              + (f"; {report.skipped} board(s) skipped as unsupported" if report.skipped else ""))
+        print(
+            f"palconf fuzz: no difference in {compared} game(s), {report.actions} action(s) "
+            f"compared in {report.seconds:.1f} s ({rate:.0f}/s)"
+            + (f"; {report.skipped} board(s) skipped as unsupported" if report.skipped else "")
+        )
         return 0
     diff = report.difference
     board = tomli_w.dumps({"setup": diff.game.state})
@@ -184,10 +254,14 @@ def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
     print(format_difference(diff, board=board))
     print()
     if report.flaky:
-        print("palconf fuzz: the difference did not repeat when the game was replayed (a "
-              "nondeterministic engine?); shown is the last one seen")
-    print(f"palconf fuzz: difference found at example {report.first_found_at} of "
-          f"{args.examples} (seed {args.seed}); shrunk to {len(diff.game.steps)} action(s)")
+        print(
+            "palconf fuzz: the difference did not repeat when the game was replayed (a "
+            "nondeterministic engine?); shown is the last one seen"
+        )
+    print(
+        f"palconf fuzz: difference found at example {report.first_found_at} of "
+        f"{args.examples} (seed {args.seed}); shrunk to {len(diff.game.steps)} action(s)"
+    )
     if args.export is not None:
         try:
             path = write_case(case_from_difference(diff, seed=args.seed), args.export)

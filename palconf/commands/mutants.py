@@ -12,54 +12,89 @@ import argparse
 import fnmatch
 import json
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from .. import mutants as mutant_registry
-from ..adapter import DEFAULT_TIMEOUT, EngineCommandError, ProcessEngine, split_command
-from ..engines import Engine
+from ..adapter import EngineCommandError, split_command
+from ..core import Engine
+from ..engine_options import PLACEHOLDER, add_engine_options, make_engine
 from ..mutants import Mutant
-from ..mutants.sweep import (Sweep, cover, in_process, keyword_scores, minimal_killing_set,
-                             sweep, thin_clauses, to_json)
+from ..mutants.sweep import (
+    Sweep,
+    cover,
+    in_process,
+    keyword_scores,
+    minimal_killing_set,
+    sweep,
+    thin_clauses,
+    to_json,
+)
 from ..registry import Registry
 from . import add_case_options, registry_or_exit, select_cases
 
-PLACEHOLDER = "{mutant}"
 SHOWN_KILLERS = 3
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("mutants", help="run the cases against every mutant engine",
-                       description="Run the case suite against every mutant (the oracle with "
-                                   "one deliberate misreading of the rules) and print, for "
-                                   "each, whether it was killed and by which cases, its "
-                                   "minimal killing set, the thin clauses and the mutation "
-                                   "score per keyword. --keyword and --case restrict the cases "
-                                   "(a mutant only other cases kill then survives). Exit 0 when "
-                                   "every mutant is killed, 1 when one survives, 2 for bad "
-                                   "arguments or case files.")
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "mutants",
+        help="run the cases against every mutant engine",
+        description="Run the case suite against every mutant (the oracle with "
+        "one deliberate misreading of the rules) and print, for "
+        "each, whether it was killed and by which cases, its "
+        "minimal killing set, the thin clauses and the mutation "
+        "score per keyword. --keyword and --case restrict the cases "
+        "(a mutant only other cases kill then survives). Exit 0 when "
+        "every mutant is killed, 1 when one survives, 2 for bad "
+        "arguments or case files.",
+    )
     add_case_options(p)
-    p.add_argument("--mutant", "-m", action="append", default=[], metavar="NAME",
-                   help="only the mutant NAME (glob patterns allowed); repeatable")
-    p.add_argument("--engine-cmd-template", metavar="CMD",
-                   help=f"run each mutant as a child process: CMD with {PLACEHOLDER} replaced "
-                        f"by the mutant's name, e.g. \"palconf serve --mutant {PLACEHOLDER}\" "
-                        f"(default: in-process, much faster)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"with --engine-cmd-template: seconds to wait for each reply "
-                        f"(default {DEFAULT_TIMEOUT:g})")
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="run mutants in N worker processes (default 1)")
-    p.add_argument("--prune", action=argparse.BooleanOptionalAction, default=None,
-                   help="run a mutant only on the cases where palconf's own mutant was seen to "
-                        "do otherwise than the oracle (same verdicts, much faster). Default: on "
-                        "in-process, off with --engine-cmd-template (the command may serve "
-                        "other mutants than palconf's; --prune is sound for \"palconf serve "
-                        "--mutant {mutant}\")")
+    p.add_argument(
+        "--mutant",
+        "-m",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only the mutant NAME (glob patterns allowed); repeatable",
+    )
+    add_engine_options(
+        p,
+        required=False,
+        template=True,
+        command_help=f"run each mutant as a child process: CMD with {PLACEHOLDER} replaced "
+        f'by the mutant\'s name, e.g. "palconf serve --mutant {PLACEHOLDER}" '
+        f"(default: in-process, much faster)",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run mutants in N worker processes (default 1)",
+    )
+    p.add_argument(
+        "--prune",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="run a mutant only on the cases where palconf's own mutant was seen to "
+        "do otherwise than the oracle (same verdicts, much faster). Default: on "
+        "in-process, off with --engine-cmd-template (the command may serve "
+        "other mutants than palconf's; --prune is sound for \"palconf serve "
+        '--mutant {mutant}")',
+    )
     p.add_argument("--json", action="store_true", help="print the whole sweep as JSON")
-    p.add_argument("--verbose", "-v", action="store_true",
-                   help="list every killing case, and the cases of the cover")
-    p.add_argument("--list", action="store_true",
-                   help="list the mutants (name, clause, misreading, how it is built) and exit")
+    p.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="list every killing case, and the cases of the cover",
+    )
+    p.add_argument(
+        "--list",
+        action="store_true",
+        help="list the mutants (name, clause, misreading, how it is built) and exit",
+    )
     p.set_defaults(func=main)
 
 
@@ -70,8 +105,11 @@ def select_mutants(patterns: list[str]) -> list[Mutant] | None:
     chosen = [m for m in every if any(fnmatch.fnmatchcase(m.name, p) for p in patterns)]
     unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(m.name, p) for m in every)]
     if unmatched:
-        print(f"palconf: no mutant matches {', '.join(map(repr, unmatched))} "
-              f"(`palconf mutants --list` lists them)", file=sys.stderr)
+        print(
+            f"palconf: no mutant matches {', '.join(map(repr, unmatched))} "
+            f"(`palconf mutants --list` lists them)",
+            file=sys.stderr,
+        )
         return None
     return chosen
 
@@ -81,8 +119,11 @@ def engine_factory(args: argparse.Namespace) -> Callable[[Mutant], Engine] | Non
     if template is None:
         return in_process
     if PLACEHOLDER not in template:
-        print(f"palconf: --engine-cmd-template needs {PLACEHOLDER} where the mutant's name "
-              f"goes, e.g. \"palconf serve --mutant {PLACEHOLDER}\"", file=sys.stderr)
+        print(
+            f"palconf: --engine-cmd-template needs {PLACEHOLDER} where the mutant's name "
+            f'goes, e.g. "palconf serve --mutant {PLACEHOLDER}"',
+            file=sys.stderr,
+        )
         return None
     try:
         split_command(template)
@@ -91,7 +132,8 @@ def engine_factory(args: argparse.Namespace) -> Callable[[Mutant], Engine] | Non
         return None
 
     def make(m: Mutant) -> Engine:
-        return ProcessEngine(template.replace(PLACEHOLDER, m.name), timeout=args.timeout)
+        return make_engine(args, mutant=m.name)
+
     return make
 
 
@@ -105,8 +147,8 @@ def main(args: argparse.Namespace) -> int:
             print(f"{m.name}  [{m.clause}]  {m.how}\n    {m.misreading}")
         print(f"\n{len(chosen)} mutant(s)")
         return 0
-    if args.jobs < 1 or args.timeout <= 0:
-        print("palconf: --jobs must be at least 1 and --timeout above 0", file=sys.stderr)
+    if args.jobs < 1:
+        print("palconf: --jobs must be at least 1", file=sys.stderr)
         return 2
     factory = engine_factory(args)
     if factory is None:
@@ -115,8 +157,14 @@ def main(args: argparse.Namespace) -> int:
     if cases is None:
         return 2
     prune = args.prune if args.prune is not None else args.engine_cmd_template is None
-    s = sweep(chosen, cases, engine_for=factory, jobs=args.jobs, exhaustive=not prune,
-              engine=args.engine_cmd_template or "in-process")
+    s = sweep(
+        chosen,
+        cases,
+        engine_for=factory,
+        jobs=args.jobs,
+        exhaustive=not prune,
+        engine=args.engine_cmd_template or "in-process",
+    )
     if args.json:
         print(json.dumps(to_json(s, registry), indent=2))
     else:
@@ -127,15 +175,23 @@ def main(args: argparse.Namespace) -> int:
 def render(s: Sweep, registry: Registry, verbose: bool = False) -> str:
     """The text report: the table of mutants, thin clauses, score per keyword, survivors."""
     by_id = {c.id: c for c in s.cases}
-    lines = [f"palconf mutants: {len(s.outcomes)} mutant(s) × {len(s.cases)} case(s), "
-             f"{len(s.counted)} of them passing against the oracle; engine: {s.engine}; "
-             f"{sum(o.ran for o in s.outcomes)} case runs"
-             + (" (pruned: each mutant only where it does otherwise than the oracle)"
-                if s.pruned else "")]
+    lines = [
+        f"palconf mutants: {len(s.outcomes)} mutant(s) × {len(s.cases)} case(s), "
+        f"{len(s.counted)} of them passing against the oracle; engine: {s.engine}; "
+        f"{sum(o.ran for o in s.outcomes)} case runs"
+        + (
+            " (pruned: each mutant only where it does otherwise than the oracle)"
+            if s.pruned
+            else ""
+        )
+    ]
     if s.not_counted:
         ids = [r.id for r in s.not_counted]
-        lines.append(f"  {len(ids)} case(s) do not pass against the oracle and kill nothing: "
-                     + ", ".join(ids[:10]) + (" …" if len(ids) > 10 else ""))
+        lines.append(
+            f"  {len(ids)} case(s) do not pass against the oracle and kill nothing: "
+            + ", ".join(ids[:10])
+            + (" …" if len(ids) > 10 else "")
+        )
     wn = max([len(o.mutant.name) for o in s.outcomes] + [6])
     wc = max([len(o.mutant.clause) for o in s.outcomes] + [6])
     head = f"{'mutant':<{wn}}  {'clause':<{wc}}  {'result':<8}  {'kills':>5}  minimal killing set"
@@ -149,38 +205,50 @@ def render(s: Sweep, registry: Registry, verbose: bool = False) -> str:
             note += f"  (+ {', '.join(shown)}{' …' if len(others) > len(shown) else ''})"
         if o.thin:
             note += "  [thin]"
-        lines.append(f"{o.mutant.name:<{wn}}  {o.mutant.clause:<{wc}}  "
-                     f"{o.status.upper() if not o.killed else o.status:<8}  "
-                     f"{len(o.kills):>5}  {note}")
+        lines.append(
+            f"{o.mutant.name:<{wn}}  {o.mutant.clause:<{wc}}  "
+            f"{o.status.upper() if not o.killed else o.status:<8}  "
+            f"{len(o.kills):>5}  {note}"
+        )
         if verbose and others:
             lines.append(f"{'':<{wn}}    killed also by: {', '.join(others)}")
     thin = thin_clauses(s.outcomes)
     if thin:
-        lines += ["", "thin clauses (a mutant of theirs is killed by one case only; delete "
-                      "that case and it survives):"]
+        lines += [
+            "",
+            "thin clauses (a mutant of theirs is killed by one case only; delete "
+            "that case and it survives):",
+        ]
         for clause, names in sorted(thin.items()):
             for name in names:
                 o = next(x for x in s.outcomes if x.mutant.name == name)
                 lines.append(f"  {clause:<{wc}}  {name}: only {o.killed_by[0]}")
-    lines += ["", "mutation score per keyword:",
-              f"  {'keyword':<14}{'mutants':>8}{'killed':>8}{'score':>9}"]
+    lines += [
+        "",
+        "mutation score per keyword:",
+        f"  {'keyword':<14}{'mutants':>8}{'killed':>8}{'score':>9}",
+    ]
     for kid, row in keyword_scores(s.outcomes, registry).items():
         if not row["mutants"]:
             continue
-        lines.append(f"  {kid:<14}{row['mutants']:>8}{row['killed']:>8}"
-                     f"{100 * row['score']:>8.1f}%")
+        lines.append(f"  {kid:<14}{row['mutants']:>8}{row['killed']:>8}{100 * row['score']:>8.1f}%")
     killed = sum(o.killed for o in s.outcomes)
     total = len(s.outcomes)
-    lines.append(f"  {'all':<14}{total:>8}{killed:>8}"
-                 f"{(100 * killed / total if total else 0):>8.1f}%")
+    lines.append(
+        f"  {'all':<14}{total:>8}{killed:>8}{(100 * killed / total if total else 0):>8.1f}%"
+    )
     chosen = cover(s.outcomes)
-    lines += ["", f"{len(chosen)} case(s) together kill every killed mutant"
-                  + (f": {', '.join(chosen)}" if verbose else " (-v lists them)")]
+    lines += [
+        "",
+        f"{len(chosen)} case(s) together kill every killed mutant"
+        + (f": {', '.join(chosen)}" if verbose else " (-v lists them)"),
+    ]
     if s.survivors:
         lines += ["", f"{len(s.survivors)} mutant(s) not killed:"]
         for o in s.survivors:
-            lines.append(f"  {o.status.upper()} {o.mutant.name} [{o.mutant.clause}]: "
-                         f"{o.mutant.misreading}")
+            lines.append(
+                f"  {o.status.upper()} {o.mutant.name} [{o.mutant.clause}]: {o.mutant.misreading}"
+            )
             if o.fault:
                 lines.append(f"    engine fault: {o.fault}")
     else:

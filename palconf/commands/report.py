@@ -18,32 +18,57 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..run_output import write_report
 from . import registry_or_exit
 
 if TYPE_CHECKING:  # reports is imported when a report is made, not for every palconf command
     from reports.results import ResultsFile
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "report", help="HTML/Markdown/JSON/JUnit reports and badges from results files",
+        "report",
+        help="HTML/Markdown/JSON/JUnit reports and badges from results files",
         description="Write a compliance report for one or more results files (from "
-                    "`palconf run --results FILE`), one engine per file, side by side; or, "
-                    "with --compare, show what changed between two runs.")
-    p.add_argument("results", nargs="*", type=Path, metavar="RESULTS.jsonl",
-                   help="results files (JSON Lines), one per engine")
-    p.add_argument("--out", "-o", type=Path, metavar="DIR",
-                   help="the folder to write the report into (created if needed)")
-    p.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"),
-                   help="compare two results files instead: regressed, fixed, new, removed")
-    p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
-                   help="with --compare: what to print (default text)")
-    p.add_argument("--mutants", type=Path, metavar="FILE.json",
-                   help="output of `palconf mutants --json`: adds a suite-strength section")
-    p.add_argument("--title", default="Pal keyword rules compliance",
-                   help="the report's heading")
+        "`palconf run --results FILE`), one engine per file, side by side; or, "
+        "with --compare, show what changed between two runs.",
+    )
+    p.add_argument(
+        "results",
+        nargs="*",
+        type=Path,
+        metavar="RESULTS.jsonl",
+        help="results files (JSON Lines), one per engine",
+    )
+    p.add_argument(
+        "--out",
+        "-o",
+        type=Path,
+        metavar="DIR",
+        help="the folder to write the report into (created if needed)",
+    )
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("OLD", "NEW"),
+        help="compare two results files instead: regressed, fixed, new, removed",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="with --compare: what to print (default text)",
+    )
+    p.add_argument(
+        "--mutants",
+        type=Path,
+        metavar="FILE.json",
+        help="output of `palconf mutants --json`: adds a suite-strength section",
+    )
+    p.add_argument("--title", default="Pal keyword rules compliance", help="the report's heading")
     p.set_defaults(func=main)
 
 
@@ -61,85 +86,15 @@ def main(args: argparse.Namespace) -> int:
                 return _fail("--compare takes exactly two files (OLD NEW); give no others")
             if args.mutants:
                 return _fail("--mutants goes with a report, not with --compare")
-            return compare_main(args, read_results(args.compare[0]),
-                                read_results(args.compare[1]))
+            return compare_main(args, read_results(args.compare[0]), read_results(args.compare[1]))
         if not args.results:
             return _fail("give one or more results files (from `palconf run --results FILE`)")
         if args.out is None:
             return _fail("--out DIR is required: the folder to write the report into")
         runs = [read_results(path) for path in args.results]
-        return write(runs, args.out, args.mutants, args.title)
+        return write_report(runs, args.out, registry_or_exit(), args.mutants, args.title)
     except ResultsError as e:
         return _fail(str(e))
-
-
-def write(runs: list[ResultsFile], out: Path, mutants_path: Path | None = None,
-          title: str = "Pal keyword rules compliance", quiet: bool = False) -> int:
-    """Build and write the report of `runs` into `out`; also what `palconf run --report` calls.
-    Returns the exit status (2, with a message, when an input or the folder is unusable)."""
-    from reports.build import build, visible_controls, write_report
-    from reports.mutants import read_mutants
-    from reports.results import ResultsError
-
-    registry = registry_or_exit()
-    try:
-        mutants = None
-        if mutants_path is not None:
-            mutants = read_mutants(mutants_path,
-                                   {cid: c.keyword for cid, c in registry.clauses.items()})
-        report = build(runs, registry, mutants, title=title)
-    except ResultsError as e:
-        return _fail(str(e))
-    if out.exists() and not out.is_dir():
-        return _fail(f"{out}: exists and is not a folder")
-    try:
-        written = write_report(report, out)
-    except OSError as e:
-        return _fail(f"cannot write the report into {out}: {e.strerror or e}")
-    for run in runs:
-        if run.duplicates:
-            print(f"palconf report: {run.path}: {len(run.duplicates)} case(s) recorded twice; "
-                  f"the last result of each is used", file=sys.stderr)
-    if not quiet:
-        engines = visible_controls(", ".join(e.label for e in report.engines))
-        print(f"palconf report: {len(report.cases)} case(s), {len(report.engines)} engine(s) "
-              f"({engines}): wrote {len(written)} files into {out}")
-        print(f"  {out / 'index.html'}")
-    return 0
-
-
-def write_meta_line(out: Any, engine_info: Any, rules_version: str, cases: int) -> None:
-    """What `palconf run --results FILE` writes first, once the engine has said hello: the
-    meta line (reports/results.py), unless the file already has lines (a resumed run keeps
-    its first meta line). `cases` is how many cases the run selected, so a reader can tell
-    an unfinished run (fewer result lines) from a finished one."""
-    from reports.results import meta_line, run_meta
-
-    if out.tell() == 0:
-        out.write(meta_line(run_meta(engine_info.name, engine_info.version,
-                                     getattr(engine_info, "keywords", ()), rules_version,
-                                     cases)))
-        out.flush()
-
-
-def after_run(results_path: Path | None, report_dir: Path, engine_info: Any,
-              results: list[Any], rules_version: str, cases: int) -> int:
-    """`palconf run --report DIR`: write the report once every case has run. With a results
-    file the report is read back from it (its meta line, and a resumed run's earlier results
-    too); without one it is built from `results` in memory.
-    Returns 0, or 2 after printing why the report could not be written."""
-    from reports.results import ResultsError, from_json_objects, read_results, run_meta
-
-    try:
-        if results_path is not None:
-            run = read_results(results_path)
-        else:
-            meta = run_meta(engine_info.name, engine_info.version,
-                            getattr(engine_info, "keywords", ()), rules_version, cases)
-            run = from_json_objects((r.to_json() for r in results), meta)
-    except ResultsError as e:
-        return _fail(str(e))
-    return write([run], report_dir)
 
 
 def compare_main(args: argparse.Namespace, old: ResultsFile, new: ResultsFile) -> int:
@@ -159,7 +114,8 @@ def compare_main(args: argparse.Namespace, old: ResultsFile, new: ResultsFile) -
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / "compare.md").write_text(render_markdown(c), encoding="utf-8")
             (args.out / "compare.json").write_text(
-                json.dumps(c.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+                json.dumps(c.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
         except OSError as e:
             return _fail(f"cannot write into {args.out}: {e.strerror or e}")
     return 1 if c.regressed else 0

@@ -13,18 +13,28 @@ from pathlib import Path
 import tomli_w
 
 from .. import paths
-from ..cases import CaseLoadError, load_cases
-from ..registry import Registry, load as load_registry
+from ..cases import Case, CaseLoadError, load_cases
+from ..registry import Registry
+from ..registry import load as load_registry
 from ..rulesdiff import (
-    RulesDiff, bless_text, clause_hash, diff_versions, load_version, parse_rules_text, staleness,
+    RulesDiff,
+    bless_text,
+    clause_hash,
+    diff_versions,
+    load_version,
+    parse_rules_text,
+    staleness,
 )
 from . import add_case_options, select_cases
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("rules", help="rules versions: diff, import, bless, status",
-                       description="Work with versions of the rules text (see the README, "
-                                   "'The rules changed — what now').")
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "rules",
+        help="rules versions: diff, import, bless, status",
+        description="Work with versions of the rules text (see the README, "
+        "'The rules changed — what now').",
+    )
     rsub = p.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", required=True)
 
     d = rsub.add_parser("diff", help="clauses changed, added and removed between two versions")
@@ -37,25 +47,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     i = rsub.add_parser("import", help="add a new version of the rules text to the project")
     i.add_argument("version", help="the new version's name, e.g. 1.01")
     i.add_argument("file", type=Path, help="the rules text as published")
-    i.add_argument("--no-current", action="store_true",
-                   help="add the version without making it the current one")
+    i.add_argument(
+        "--no-current",
+        action="store_true",
+        help="add the version without making it the current one",
+    )
     i.set_defaults(func=cmd_import)
 
-    b = rsub.add_parser("bless", help="record the current clause texts' hashes in cases "
-                                      "(after reviewing them against the new text)")
+    b = rsub.add_parser(
+        "bless",
+        help="record the current clause texts' hashes in cases "
+        "(after reviewing them against the new text)",
+    )
     b.add_argument("case", nargs="*", help="case ids or globs (default: none; see --all)")
     b.add_argument("--all", action="store_true", help="every case")
     b.add_argument("--cases", type=Path, default=None, metavar="DIR")
     b.set_defaults(func=cmd_bless)
 
-    s = rsub.add_parser("status", help="cases stale, orphaned or not blessed against the "
-                                       "current rules")
+    s = rsub.add_parser(
+        "status", help="cases stale, orphaned or not blessed against the current rules"
+    )
     add_case_options(s)
     s.add_argument("--strict", action="store_true", help="exit 1 if any case is stale")
     s.set_defaults(func=cmd_status)
 
 
-def _cases(args: argparse.Namespace, registry: Registry) -> list | None:  # type: ignore[type-arg]
+def _cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
     try:
         return load_cases(args.cases or paths.CASES, registry)
     except CaseLoadError as e:
@@ -118,8 +135,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 2
     new = load_version(registry, str(args.file))
     if not new.sections:
-        print(f"palconf rules import: {args.file} has no keyword headings (`Name#` lines)",
-              file=sys.stderr)
+        print(
+            f"palconf rules import: {args.file} has no keyword headings (`Name#` lines)",
+            file=sys.stderr,
+        )
         return 2
     folder = paths.RULES / args.version
     folder.mkdir(parents=True)
@@ -127,14 +146,18 @@ def cmd_import(args: argparse.Namespace) -> int:
     data = {"version": args.version, "clauses": new.clauses}
     if new.unassigned:
         data["unassigned"] = new.unassigned
-    header = (f"# The text of each clause in rules version {args.version}, aligned by `palconf rules "
-              "import`.\n# Review it: `unassigned` lists new sentences that need a clause id in "
-              "registry.toml.\n")
+    header = (
+        f"# The text of each clause in rules version {args.version}, aligned by "
+        "`palconf rules import`.\n# Review it: `unassigned` lists new sentences that "
+        "need a clause id in registry.toml.\n"
+    )
     (folder / "clauses.toml").write_text(header + tomli_w.dumps(data), encoding="utf-8")
     reg_path = paths.RULES / "registry.toml"
     text = reg_path.read_text(encoding="utf-8")
-    entry = (f'\n[versions."{args.version}"]\ntitle = "section 12, version {args.version}"\n'
-             f'file = "{args.version}/section12.txt"\nclauses = "{args.version}/clauses.toml"\n')
+    entry = (
+        f'\n[versions."{args.version}"]\ntitle = "section 12, version {args.version}"\n'
+        f'file = "{args.version}/section12.txt"\nclauses = "{args.version}/clauses.toml"\n'
+    )
     text = text.rstrip("\n") + "\n" + entry  # versions are listed in the order they came
     if not args.no_current:
         text = re.sub(r'^current = ".*"$', f'current = "{args.version}"', text, count=1, flags=re.M)
@@ -142,10 +165,18 @@ def cmd_import(args: argparse.Namespace) -> int:
     load_registry.cache_clear()
     registry = load_registry()
     cases = _cases(argparse.Namespace(cases=None), registry) or []
-    print_diff(diff_versions(load_version(registry, registry_prev(registry, args.version)),
-                             load_version(registry, args.version), registry, cases))
-    print(f"\nadded rules {args.version} in {folder}"
-          + ("" if args.no_current else "; it is now the current version"))
+    print_diff(
+        diff_versions(
+            load_version(registry, registry_prev(registry, args.version)),
+            load_version(registry, args.version),
+            registry,
+            cases,
+        )
+    )
+    print(
+        f"\nadded rules {args.version} in {folder}"
+        + ("" if args.no_current else "; it is now the current version")
+    )
     return 0
 
 
@@ -169,16 +200,23 @@ def cmd_bless(args: argparse.Namespace) -> int:
         print("palconf rules bless: no case matches", file=sys.stderr)
         return 2
     for case in chosen:
-        missing = [cid for cid in case.clauses if registry.current not in registry.clauses[cid].text]
+        missing = [
+            cid for cid in case.clauses if registry.current not in registry.clauses[cid].text
+        ]
         if missing:
-            print(f"{case.path}: not blessed: {', '.join(missing)} not in rules "
-                  f"{registry.current} (orphaned)", file=sys.stderr)
+            print(
+                f"{case.path}: not blessed: {', '.join(missing)} not in rules "
+                f"{registry.current} (orphaned)",
+                file=sys.stderr,
+            )
             continue
-        hashes = {cid: clause_hash(registry.clauses[cid].text[registry.current])
-                  for cid in case.clauses}
+        hashes = {
+            cid: clause_hash(registry.clauses[cid].text[registry.current]) for cid in case.clauses
+        }
         path = root / case.path
-        path.write_text(bless_text(path.read_text(encoding="utf-8"), registry.current, hashes),
-                        encoding="utf-8")
+        path.write_text(
+            bless_text(path.read_text(encoding="utf-8"), registry.current, hashes), encoding="utf-8"
+        )
     print(f"blessed {len(chosen)} case(s) against rules {registry.current}")
     return 0
 
@@ -187,8 +225,10 @@ def current_keywords(registry: Registry) -> tuple[list[str], list[str]]:
     """Keywords of the current rules text that the registry does not know (untested), and
     registry keywords the current text no longer has (removed)."""
     sections = parse_rules_text(registry.rules_text())
-    return (sorted(set(sections) - set(registry.keywords)),
-            sorted(set(registry.keywords) - set(sections)))
+    return (
+        sorted(set(sections) - set(registry.keywords)),
+        sorted(set(registry.keywords) - set(sections)),
+    )
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -204,6 +244,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"keyword {k!r} in rules {registry.current} is untested: no clause ids, no cases")
     for k in removed:
         print(f"keyword {k!r} is not in rules {registry.current}: its cases are orphaned")
-    print(f"rules {registry.current}: {len(cases)} case(s), {len(problems)} stale, orphaned or "
-          "not blessed")
+    print(
+        f"rules {registry.current}: {len(cases)} case(s), {len(problems)} stale, orphaned or "
+        "not blessed"
+    )
     return 1 if args.strict and (problems or new or removed) else 0

@@ -9,116 +9,67 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from ..adapter import DEFAULT_TIMEOUT, EngineCommandError, ProcessEngine
+from ..adapter import EngineCommandError
 from ..cases import Case
-from ..engines import Engine, EngineFault, OracleEngine
+from ..core import EngineFault, Outcome, Result, terminal_safe
+from ..engine_options import add_engine_options, make_engine, restart_count
 from ..expectations import Expectations, ExpectationsError
-from ..runner import DEFAULT_MAX_RESTARTS, OUTCOMES, Result, RunStopped, run_cases
+from ..run_output import ResumeError, read_for_resume, report_after_run, write_meta_line
+from ..runner import DEFAULT_MAX_RESTARTS, RunStopped, run_cases
 from ..summary import render_table
 from . import add_case_options, add_strict_option, registry_or_exit, select_cases, warn_stale
-from .smoke import printable
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("run", help="run the cases against the oracle or an engine",
-                       description="Run the rule cases and print a per-keyword table. "
-                                   "Exit 0 when every result is as expected (no failure, "
-                                   "error or timeout, or only those --expectations lists), "
-                                   "1 otherwise or when the run had to stop, 2 for bad "
-                                   "arguments or broken case files.")
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run the cases against the oracle or an engine",
+        description="Run the rule cases and print a per-keyword table. "
+        "Exit 0 when every result is as expected (no failure, "
+        "error or timeout, or only those --expectations lists), "
+        "1 otherwise or when the run had to stop, 2 for bad "
+        "arguments or broken case files.",
+    )
     add_case_options(p)
     add_strict_option(p)
-    p.add_argument("--results", type=Path, metavar="FILE",
-                   help="write one JSON object per case (JSON Lines)")
+    p.add_argument(
+        "--results", type=Path, metavar="FILE", help="write one JSON object per case (JSON Lines)"
+    )
     p.add_argument("--verbose", "-v", action="store_true", help="print every case's outcome")
-    p.add_argument("--engine-cmd", metavar="CMD",
-                   help="run an engine process speaking protocol v1 on stdin/stdout, e.g. "
-                        "\"palconf serve\" or \"java -jar my-engine.jar\" (split like a shell "
-                        "would, but no shell runs); default: the oracle in-process")
-    p.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"seconds to wait for each reply of the engine (default "
-                        f"{DEFAULT_TIMEOUT:g}); a case with no reply in time is `timeout`")
-    p.add_argument("--max-restarts", type=_count, default=DEFAULT_MAX_RESTARTS, metavar="N",
-                   help=f"stop the run when the engine has been restarted N times in a row "
-                        f"without completing a case (default {DEFAULT_MAX_RESTARTS})")
-    p.add_argument("--resume", action="store_true",
-                   help="keep the results already in --results FILE and run only the other "
-                        "cases (after an interrupted run)")
-    p.add_argument("--expectations", type=Path, metavar="FILE",
-                   help="a TOML file of the outcomes this engine is known to have; known "
-                        "failures count as xfail, listed cases that now pass as xpass")
-    p.add_argument("--update-expectations", action="store_true",
-                   help="rewrite --expectations FILE from this run (created if missing)")
-    p.add_argument("--report", type=Path, metavar="DIR",
-                   help="write the compliance report into DIR at the end (see palconf report)")
+    add_engine_options(p, required=False)
+    p.add_argument(
+        "--max-restarts",
+        type=restart_count,
+        default=DEFAULT_MAX_RESTARTS,
+        metavar="N",
+        help=f"stop the run when the engine has been restarted N times in a row "
+        f"without completing a case (default {DEFAULT_MAX_RESTARTS})",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the results already in --results FILE and run only the other "
+        "cases (after an interrupted run)",
+    )
+    p.add_argument(
+        "--expectations",
+        type=Path,
+        metavar="FILE",
+        help="a TOML file of the outcomes this engine is known to have; known "
+        "failures count as xfail, listed cases that now pass as xpass",
+    )
+    p.add_argument(
+        "--update-expectations",
+        action="store_true",
+        help="rewrite --expectations FILE from this run (created if missing)",
+    )
+    p.add_argument(
+        "--report",
+        type=Path,
+        metavar="DIR",
+        help="write the compliance report into DIR at the end (see palconf report)",
+    )
     p.set_defaults(func=main)
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
-class ResumeError(Exception):
-    """The results file cannot be resumed from."""
-
-
-def read_for_resume(path: Path) -> list[Result]:
-    """The results already in a results file. A last line without its end of line (the run
-    was killed while writing it) is cut off the file, so its case runs again; meta lines are
-    skipped. Any other line that is not a result is an error: the file is not ours."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return []
-    except OSError as e:
-        raise ResumeError(f"cannot read {path}: {e.strerror or e}") from None
-    cut = data.rfind(b"\n") + 1
-    if cut < len(data):
-        try:
-            with path.open("r+b") as f:
-                f.truncate(cut)
-        except OSError as e:
-            raise ResumeError(f"cannot cut the unfinished last line off {path}: "
-                              f"{e.strerror or e}") from None
-        print(f"palconf: {path}: dropped an unfinished last line ({len(data) - cut} bytes); "
-              f"its case runs again", file=sys.stderr)
-    by_id: dict[str, Result] = {}
-    for n, line in enumerate(data[:cut].split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            raise ResumeError(f"{path}:{n}: not a JSON line; is this a palconf results "
-                              f"file?") from None
-        if isinstance(obj, dict) and set(obj) == {"meta"}:
-            continue
-        if (not isinstance(obj, dict) or not isinstance(obj.get("id"), str)
-                or obj.get("outcome") not in OUTCOMES
-                or not all(isinstance(obj.get(k, []), list) for k in ("keywords", "clauses",
-                                                                       "expected", "diffs"))
-                or not all(isinstance(obj.get(k, ""), str) for k in ("message", "actual"))):
-            raise ResumeError(f"{path}:{n}: not a palconf result (needs a string `id`, an "
-                              f"`outcome` of {', '.join(OUTCOMES)}, list `keywords`)")
-        by_id.pop(obj["id"], None)
-        by_id[obj["id"]] = Result.from_json(obj)
-    return list(by_id.values())
 
 
 def load_expectations(args: argparse.Namespace, cases: list[Case]) -> Expectations:
@@ -130,39 +81,43 @@ def load_expectations(args: argparse.Namespace, cases: list[Case]) -> Expectatio
     expectations = Expectations.load(path)
     if not args.case and not args.keyword:
         for entry in expectations.unmatched(c.id for c in cases):
-            print(f"palconf: warning: {path}: cases.{entry.pattern!r} matches no case",
-                  file=sys.stderr)
+            print(
+                f"palconf: warning: {path}: cases.{entry.pattern!r} matches no case",
+                file=sys.stderr,
+            )
     return expectations
 
 
-def make_engine(args: argparse.Namespace) -> Engine:
-    if args.engine_cmd is not None:
-        return ProcessEngine(args.engine_cmd, timeout=args.timeout)
-    return OracleEngine()
-
-
 def _skip_result(case: Case, why: str) -> Result:
-    return Result(id=case.id, keywords=list(case.keywords), clauses=list(case.clauses),
-                  outcome="skip", message=f"skipped by the expectations file: {why}",
-                  interpretations=list(case.interpretations), rules=list(case.rules),
-                  title=case.title)
+    return Result(
+        id=case.id,
+        outcome=Outcome.SKIP,
+        keywords=case.keywords,
+        clauses=case.clauses,
+        path=case.path,
+        message=f"skipped by the expectations file: {why}",
+        interpretations=case.interpretations,
+        rules=case.rules,
+        title=case.title,
+    )
 
 
 def print_failure(r: Result, out: IO[str]) -> None:
-    print(f"\n{r.outcome.upper()} {r.id}: {r.title}", file=out)
+    """A result that is not as expected: what the case is, what went wrong, the engine's
+    stderr. The engine's (and the files') text goes through `terminal_safe`."""
+    print(f"\n{r.outcome.upper()} {r.id}: {terminal_safe(r.title)}", file=out)
     if r.clauses:
         print(f"  clauses: {', '.join(r.clauses)}", file=out)
-    print(f"  {printable(r.message, 2000)}", file=out)
-    if r.expected or r.outcome == "xpass":
-        print(f"  expectations: {' or '.join(r.expected) or 'pass'}"
-              f"{' (' + r.note + ')' if r.note else ''}", file=out)
+    print(f"  {terminal_safe(r.message, 2000)}", file=out)
+    if r.expected or r.outcome == Outcome.XPASS:
+        note = f" ({terminal_safe(r.note)})" if r.note else ""
+        print(f"  expectations: {' or '.join(r.expected) or 'pass'}{note}", file=out)
     for d in r.diffs:
-        print(f"    {d['path']}: expected {json.dumps(d['expected'])}, "
-              f"observed {json.dumps(d['observed'])}", file=out)
+        print(f"    {terminal_safe(d, 2000)}", file=out)
     if r.stderr:
         print("  engine stderr (last lines):", file=out)
-        for line in r.stderr.splitlines()[-5:]:  # the engine's text: no terminal escapes
-            print(f"    | {printable(line)}", file=out)
+        for line in r.stderr.splitlines()[-5:]:
+            print(f"    | {terminal_safe(line, 300)}", file=out)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -181,21 +136,26 @@ def main(args: argparse.Namespace) -> int:
         previous = read_for_resume(args.results) if args.resume else []
         engine = make_engine(args)
     except (ExpectationsError, ResumeError, EngineCommandError) as e:
-        print(f"palconf: {e}", file=sys.stderr)
+        print(f"palconf: {terminal_safe(e, 2000, keep_newlines=True)}", file=sys.stderr)
         return 2
     selected = {c.id for c in cases}
     results = [r for r in previous if r.id in selected]
     done = {r.id for r in results}
     if args.resume:
-        print(f"palconf: resuming {args.results}: {len(done)} case(s) done, "
-              f"{len(cases) - len(done)} to run")
+        print(
+            f"palconf: resuming {args.results}: {len(done)} case(s) done, "
+            f"{len(cases) - len(done)} to run"
+        )
     mismatched = {r.id for r in results if not expectations.judge(r)}
     todo = [c for c in cases if c.id not in done]
-    skipped = [(c, e) for c in todo if (e := expectations.skipped(c.id)) is not None]
+    skipped = [(c, entry) for c in todo if (entry := expectations.skipped(c.id)) is not None]
     todo = [c for c in todo if expectations.skipped(c.id) is None]
     try:
-        out = args.results.open("a" if args.resume else "w", encoding="utf-8") \
-            if args.results else None
+        out = (
+            args.results.open("a" if args.resume else "w", encoding="utf-8")
+            if args.results
+            else None
+        )
     except OSError as e:
         print(f"palconf: cannot write {args.results}: {e.strerror or e}", file=sys.stderr)
         return 2
@@ -218,14 +178,19 @@ def main(args: argparse.Namespace) -> int:
             print(f"palconf: {e}", file=sys.stderr)
             return 2
         except EngineFault as e:
-            print(f"palconf: the engine did not start: {e.message}", file=sys.stderr)
+            print(
+                f"palconf: the engine did not start: {terminal_safe(e.message, 2000)}",
+                file=sys.stderr,
+            )
             for line in (e.stderr or engine.take_stderr()).splitlines()[-10:]:
-                print(f"  | {printable(line)}", file=sys.stderr)
-            print(f"palconf: check the engine with: palconf smoke --engine-cmd "
-                  f"{shlex.quote(args.engine_cmd or '')}", file=sys.stderr)
+                print(f"  | {terminal_safe(line, 300)}", file=sys.stderr)
+            print(
+                f"palconf: check the engine with: palconf smoke --engine-cmd "
+                f"{shlex.quote(args.engine_cmd or '')}",
+                file=sys.stderr,
+            )
             return 1
         if out:  # the meta line first (reports/results.py); a resumed file keeps its own
-            from .report import write_meta_line
             write_meta_line(out, engine.info, registry.current, len(cases))
         for case, entry in skipped:
             record(_skip_result(case, entry.describe() or f"listed as {entry.pattern!r}"))
@@ -238,40 +203,51 @@ def main(args: argparse.Namespace) -> int:
         engine.close()
         if out:
             out.close()
-    print(f"palconf: {len(results)} case(s) against {engine.info.name} "
-          f"{engine.info.version}")
+    print(
+        f"palconf: {len(results)} case(s) against {terminal_safe(engine.info.name, 200)} "
+        f"{terminal_safe(engine.info.version, 100)}"
+    )
     print(render_table(results, registry))
     for r in results:
-        if r.outcome in ("fail", "error", "timeout", "xpass") or r.id in mismatched:
+        if (
+            r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XPASS)
+            or r.id in mismatched
+        ):
             print_failure(r, sys.stdout)
     if stopped:
         not_run = len(cases) - len(results)
-        print(f"\npalconf: the run stopped: {stopped}\n  {not_run} case(s) were not run. Fix "
-              f"the engine (palconf smoke --engine-cmd ...), then run again with --resume "
-              f"to run only those, or raise --max-restarts.", file=sys.stderr)
-    news = [r.id for r in results if r.outcome == "xpass"]
+        print(
+            f"\npalconf: the run stopped: {stopped}\n  {not_run} case(s) were not run. Fix "
+            f"the engine (palconf smoke --engine-cmd ...), then run again with --resume "
+            f"to run only those, or raise --max-restarts.",
+            file=sys.stderr,
+        )
+    news = [r.id for r in results if r.outcome == Outcome.XPASS]
     if news:
-        print(f"\npalconf: {len(news)} case(s) listed as failing now pass: "
-              f"{', '.join(news[:10])}{' …' if len(news) > 10 else ''}")
+        print(
+            f"\npalconf: {len(news)} case(s) listed as failing now pass: "
+            f"{', '.join(news[:10])}{' …' if len(news) > 10 else ''}"
+        )
     if args.update_expectations:
         unfiltered = not args.case and not args.keyword
         new = expectations.updated(results, known_ids=selected if unfiltered else None)
         try:
             new.write(args.expectations)
         except OSError as e:
-            print(f"palconf: cannot write {args.expectations}: {e.strerror or e}",
-                  file=sys.stderr)
+            print(f"palconf: cannot write {args.expectations}: {e.strerror or e}", file=sys.stderr)
             return 2
-        print(f"palconf: wrote {args.expectations}: {len(new.entries)} entr"
-              f"{'y' if len(new.entries) == 1 else 'ies'} (was {len(expectations.entries)})")
+        print(
+            f"palconf: wrote {args.expectations}: {len(new.entries)} entr"
+            f"{'y' if len(new.entries) == 1 else 'ies'} (was {len(expectations.entries)})"
+        )
         mismatched = {r.id for r in results if not new.judge(r)}
     elif mismatched and args.expectations:
-        print(f"palconf: {len(mismatched)} result(s) differ from {args.expectations}; "
-              f"--update-expectations records them")
-    if args.report:  # the compliance report (palconf/commands/report.py)
-        from .report import after_run
-        if after_run(args.results, args.report, engine.info, results, registry.current,
-                     len(cases)):
+        print(
+            f"palconf: {len(mismatched)} result(s) differ from {args.expectations}; "
+            f"--update-expectations records them"
+        )
+    if args.report:  # the compliance report (as `palconf report` writes it)
+        if report_after_run(args.results, args.report, engine.info, results, registry, len(cases)):
             return 2
     stale = warn_stale(cases, registry)
     bad = bool(mismatched or stopped)

@@ -11,13 +11,18 @@ from typing import IO
 from oracle import Session
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("serve", help="serve the oracle as an engine on stdin/stdout",
-                       description="Speak protocol v1 (JSON Lines) on stdin/stdout as the "
-                                   "reference oracle.")
-    p.add_argument("--mutant", metavar="NAME",
-                   help="serve the mutant NAME instead of the oracle (a deliberate misreading "
-                        "of the rules: see `palconf mutants --list`)")
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve the oracle as an engine on stdin/stdout",
+        description="Speak protocol v1 (JSON Lines) on stdin/stdout as the reference oracle.",
+    )
+    p.add_argument(
+        "--mutant",
+        metavar="NAME",
+        help="serve the mutant NAME instead of the oracle (a deliberate misreading "
+        "of the rules: see `palconf mutants --list`)",
+    )
     p.set_defaults(func=main)
 
 
@@ -44,6 +49,7 @@ def main(args: argparse.Namespace) -> int:
         sys.stdin.reconfigure(errors="replace")
     if getattr(args, "mutant", None):
         from .. import mutants
+
         try:
             m = mutants.get(args.mutant)
         except KeyError as e:

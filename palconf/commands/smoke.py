@@ -11,55 +11,119 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any
 
 from oracle.model import KEYWORD_IDS
-from ..adapter import EngineCommandError, ProcessEngine, check_reply_shape, json_validator
-from ..engines import EngineFault
-from ..runner import match, state_changes
-from . import add_engine_options
+
+from ..adapter import EngineCommandError, ProcessEngine
+from ..core import EngineFault, EngineInfo, compare, state_changes, terminal_safe
+from ..engine_options import add_engine_options, make_engine
+from ..protocol_schemas import check_reply_shape, json_validator
 
 #: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
 STATE: dict[str, Any] = {
-    "active": "A", "turn": 1, "night": False,
+    "active": "A",
+    "turn": 1,
+    "night": False,
     "players": {
-        "A": {"life": 5, "energy": 1, "hand": [], "structures": [], "graveyard": [],
-              "battle": [{"id": "a1", "kind": "pal", "name": "Smoke Pal", "power": 3000,
-                          "strike": 1, "cost": 0, "state": "stand"}]},
-        "B": {"life": 5, "energy": 0, "hand": [], "structures": [], "graveyard": [],
-              "battle": [{"id": "b1", "kind": "pal", "name": "Rested Pal", "power": 2000,
-                          "strike": 1, "cost": 0, "state": "rest"}]},
+        "A": {
+            "life": 5,
+            "energy": 1,
+            "hand": [],
+            "structures": [],
+            "graveyard": [],
+            "battle": [
+                {
+                    "id": "a1",
+                    "kind": "pal",
+                    "name": "Smoke Pal",
+                    "power": 3000,
+                    "strike": 1,
+                    "cost": 0,
+                    "state": "stand",
+                }
+            ],
+        },
+        "B": {
+            "life": 5,
+            "energy": 0,
+            "hand": [],
+            "structures": [],
+            "graveyard": [],
+            "battle": [
+                {
+                    "id": "b1",
+                    "kind": "pal",
+                    "name": "Rested Pal",
+                    "power": 2000,
+                    "strike": 1,
+                    "cost": 0,
+                    "state": "rest",
+                }
+            ],
+        },
     },
 }
 #: What `observe` must show right after `setup` of STATE.
 OBSERVED: dict[str, Any] = {
-    "active": "A", "turn": 1, "night": False, "winner": None, "step": "main",
-    "priority": None, "attack": None,
-    "players": {"A": {"life": 5, "energy": 1, "hand": [], "battle": ["a1"], "structures": {},
-                      "graveyard": []},
-                "B": {"life": 5, "energy": 0, "hand": [], "battle": ["b1"], "structures": {},
-                      "graveyard": []}},
-    "cards": {"a1": {"zone": "battle", "owner": "A", "state": "stand", "power": 3000,
-                     "strike": 1},
-              "b1": {"zone": "battle", "owner": "B", "state": "rest", "power": 2000,
-                     "strike": 1}},
+    "active": "A",
+    "turn": 1,
+    "night": False,
+    "winner": None,
+    "step": "main",
+    "priority": None,
+    "attack": None,
+    "players": {
+        "A": {
+            "life": 5,
+            "energy": 1,
+            "hand": [],
+            "battle": ["a1"],
+            "structures": {},
+            "graveyard": [],
+        },
+        "B": {
+            "life": 5,
+            "energy": 0,
+            "hand": [],
+            "battle": ["b1"],
+            "structures": {},
+            "graveyard": [],
+        },
+    },
+    "cards": {
+        "a1": {"zone": "battle", "owner": "A", "state": "stand", "power": 3000, "strike": 1},
+        "b1": {"zone": "battle", "owner": "B", "state": "rest", "power": 2000, "strike": 1},
+    },
 }
 REFUSED = {"do": "end-turn", "player": "B"}  # A is active: wrong-player
 ACCEPTED = {"do": "end-turn", "player": "A"}
 ONE_LINE = "Write exactly one JSON object per line on stdout, and flush after each reply."
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("smoke", help="check that an engine speaks the protocol basics",
-                       description="Send an engine the requests every engine must handle "
-                                   "(hello, setup, observe, a refused action, an unknown "
-                                   "command, a line that is not JSON, bye) and say what is "
-                                   "wrong and how to fix it. Exit 0 when nothing FAILs, 1 "
-                                   "otherwise, 2 when the command cannot be run.")
-    add_engine_options(p, "the engine's command line (split like a shell would; no shell runs)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="json: one object with every check, for CI")
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "smoke",
+        help="check that an engine speaks the protocol basics",
+        description="Send an engine the requests every engine must handle "
+        "(hello, setup, observe, a refused action, an unknown "
+        "command, a line that is not JSON, bye) and say what is "
+        "wrong and how to fix it. Exit 0 when nothing FAILs, 1 "
+        "otherwise, 2 when the command cannot be run.",
+    )
+    add_engine_options(
+        p,
+        required=True,
+        command_help="the engine's command line (split like a shell would; no shell runs)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one object with every check, for CI",
+    )
     p.set_defaults(func=main)
 
 
@@ -71,14 +135,13 @@ class Check:
     fix: str = ""
 
 
-def printable(text: str, limit: int = 300) -> str:
-    """Engine output made safe for a terminal: control characters escaped, length bounded."""
-    out = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return out if len(out) <= limit else out[:limit] + "…"
+#: How much of an engine's text a check shows.
+LIMIT = 300
 
 
 def shown(value: Any) -> str:
-    return printable(json.dumps(value, sort_keys=True), 200)
+    """A reply (untrusted JSON) on one line, for a check's detail."""
+    return terminal_safe(json.dumps(value, sort_keys=True), 200)
 
 
 class Smoke:
@@ -94,10 +157,15 @@ class Smoke:
 
     def fault(self, name: str, e: EngineFault, fix: str) -> None:
         stderr = (e.stderr or self.engine.take_stderr()).strip().splitlines()[-3:]
-        tail = "".join(f"\nstderr | {printable(line)}" for line in stderr)
-        self.add(name, "FAIL", printable(e.message) + tail,
-                 fix or "Answer every request with exactly one line of JSON on stdout; the "
-                        "engine's stderr above may say why it did not.")
+        tail = "".join(f"\nstderr | {terminal_safe(line, LIMIT)}" for line in stderr)
+        self.add(
+            name,
+            "FAIL",
+            terminal_safe(e.message, LIMIT) + tail,
+            fix
+            or "Answer every request with exactly one line of JSON on stdout; the "
+            "engine's stderr above may say why it did not.",
+        )
         self.alive = False
 
     def ensure_running(self) -> bool:
@@ -140,71 +208,109 @@ class Smoke:
         except EngineCommandError:
             raise
         except EngineFault as e:
-            self.fault("hello", e, 'Answer {"cmd": "hello", "protocol": 1} with {"ok": true, '
-                                   '"engine": {"name": ..., "version": ...}, "keywords": '
-                                   '[...], "commands": [...]} on one line. ' + ONE_LINE)
+            self.fault(
+                "hello",
+                e,
+                'Answer {"cmd": "hello", "protocol": 1} with {"ok": true, '
+                '"engine": {"name": ..., "version": ...}, "keywords": '
+                '[...], "commands": [...]} on one line. ' + ONE_LINE,
+            )
             return
         self.alive = True
         self.hello(info)
         self.step("before setup", "", self.before_setup)
         self.step("setup", "", self.setup)
         self.step("observe", "", self.observe)
-        self.step("refused action", "Refusing an action must not break the engine.",
-                  self.refused)
+        self.step("refused action", "Refusing an action must not break the engine.", self.refused)
         self.step("accepted action", "", self.accepted)
-        self.step("unknown command", "An unknown `cmd` is answered, and the engine goes on.",
-                  self.unknown_command)
-        self.step("bad json", "A line that is not JSON is answered, and the engine goes on.",
-                  self.bad_json)
+        self.step(
+            "unknown command",
+            "An unknown `cmd` is answered, and the engine goes on.",
+            self.unknown_command,
+        )
+        self.step(
+            "bad json",
+            "A line that is not JSON is answered, and the engine goes on.",
+            self.bad_json,
+        )
         self.step("bad request", "", self.bad_request)
         if "legal" in info.commands:
             self.step("legal", "", self.legal)
         self.step("bye", "", self.bye)
 
-    def hello(self, info: Any) -> None:
+    def hello(self, info: EngineInfo) -> None:
         names = ", ".join(sorted(info.keywords)) or "none"
-        self.add("hello", "ok", printable(f"{info.name} {info.version}; keywords: {names}"))
+        self.add(
+            "hello", "ok", terminal_safe(f"{info.name} {info.version}; keywords: {names}", LIMIT)
+        )
         unknown = sorted(set(info.keywords) - set(KEYWORD_IDS))
         if unknown:
-            self.add("hello keywords", "warn",
-                     printable(f"not keyword ids of the protocol (ignored): {', '.join(unknown)}"),
-                     f"Use the ids of docs/protocol.md: {', '.join(KEYWORD_IDS)}.")
+            self.add(
+                "hello keywords",
+                "warn",
+                terminal_safe(
+                    f"not keyword ids of the protocol (ignored): {', '.join(unknown)}", LIMIT
+                ),
+                f"Use the ids of docs/protocol.md: {', '.join(KEYWORD_IDS)}.",
+            )
         if not info.keywords:
-            self.add("hello keywords", "warn", "`keywords` is empty: every case that tests a "
-                     "keyword will be skipped", "List the keyword ids the engine implements.")
+            self.add(
+                "hello keywords",
+                "warn",
+                "`keywords` is empty: every case that tests a keyword will be skipped",
+                "List the keyword ids the engine implements.",
+            )
         missing = [c for c in ("setup", "act", "observe") if c not in info.commands]
         if missing:
-            self.add("hello commands", "warn", f"`commands` does not list {', '.join(missing)}",
-                     'List the commands the engine answers: "commands": ["setup", "act", '
-                     '"observe"] (and "legal" if it has it).')
+            self.add(
+                "hello commands",
+                "warn",
+                f"`commands` does not list {', '.join(missing)}",
+                'List the commands the engine answers: "commands": ["setup", "act", '
+                '"observe"] (and "legal" if it has it).',
+            )
 
     def before_setup(self) -> None:
         reply = self.request({"cmd": "observe"})
         if isinstance(reply, dict) and reply.get("ok") is False and reply.get("error") == "no-game":
             self.add("before setup", "ok", '`observe` before `setup` is "no-game"')
         else:
-            self.add("before setup", "warn", f"`observe` before any `setup` answered "
-                     f"{shown(reply)}", 'Answer `act`, `observe` and `legal` before the first '
-                     '`setup` with {"ok": false, "error": "no-game", "message": ...}.')
+            self.add(
+                "before setup",
+                "warn",
+                f"`observe` before any `setup` answered {shown(reply)}",
+                "Answer `act`, `observe` and `legal` before the first "
+                '`setup` with {"ok": false, "error": "no-game", "message": ...}.',
+            )
 
     def setup(self) -> None:
         reply = self.request({"cmd": "setup", "state": STATE})
         problem = check_reply_shape("setup", reply)
         if problem:
-            self.add("setup", "FAIL", printable(f"the reply is not a setup response: {problem}"),
-                     'Answer a STATE you can load with {"ok": true}.')
+            self.add(
+                "setup",
+                "FAIL",
+                terminal_safe(f"the reply is not a setup response: {problem}", LIMIT),
+                'Answer a STATE you can load with {"ok": true}.',
+            )
         elif reply["ok"] is not True:
-            self.add("setup", "FAIL", f"a STATE of two plain Pals was refused: {shown(reply)}",
-                     "`setup` must load every STATE of docs/protocol.md, with the defaults "
-                     "for missing fields; `unsupported` is only for keywords or effects the "
-                     "engine does not implement.")
+            self.add(
+                "setup",
+                "FAIL",
+                f"a STATE of two plain Pals was refused: {shown(reply)}",
+                "`setup` must load every STATE of docs/protocol.md, with the defaults "
+                "for missing fields; `unsupported` is only for keywords or effects the "
+                "engine does not implement.",
+            )
         else:
             self.add("setup", "ok", "a STATE of two plain Pals is loaded")
 
     def observe_state(self) -> tuple[Any, list[str]]:
         reply = self.request({"cmd": "observe"})
-        errors = [f"{'.'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
-                  for e in json_validator("observe.response").iter_errors(reply)]
+        errors = [
+            f"{'.'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
+            for e in json_validator("observe.response").iter_errors(reply)
+        ]
         return reply, errors
 
     def observe(self) -> None:
@@ -212,19 +318,27 @@ class Smoke:
             return
         reply, errors = self.observe_state()
         if errors:
-            self.add("observe", "FAIL", printable("the reply is not an OBSERVED state: "
-                                                  + "; ".join(errors[:5]), 600),
-                     "Answer `observe` with {\"ok\": true, \"state\": OBSERVED}: every key of "
-                     "OBSERVED in docs/protocol.md, every card with exactly zone, owner, "
-                     "state, power and strike.")
+            self.add(
+                "observe",
+                "FAIL",
+                terminal_safe("the reply is not an OBSERVED state: " + "; ".join(errors[:5]), 600),
+                'Answer `observe` with {"ok": true, "state": OBSERVED}: every key of '
+                "OBSERVED in docs/protocol.md, every card with exactly zone, owner, "
+                "state, power and strike.",
+            )
             return
-        diffs = match(OBSERVED, reply["state"])
+        diffs = compare(OBSERVED, reply["state"], subset=True)
         if diffs:
-            self.add("observe", "FAIL", printable("the state differs from what `setup` "
-                                                  "loaded: " + "; ".join(map(str, diffs[:5])),
-                                                  600),
-                     "Report the game as loaded: zone lists as ids, `structures` as an "
-                     "object, null for what does not apply.")
+            self.add(
+                "observe",
+                "FAIL",
+                terminal_safe(
+                    "the state differs from what `setup` loaded: " + "; ".join(map(str, diffs[:5])),
+                    600,
+                ),
+                "Report the game as loaded: zone lists as ids, `structures` as an "
+                "object, null for what does not apply.",
+            )
         else:
             self.add("observe", "ok", "the OBSERVED state has the right shape and content")
 
@@ -238,32 +352,55 @@ class Smoke:
         reply = self.request({"cmd": "act", "action": REFUSED})
         problem = check_reply_shape("act", reply)
         if problem:
-            self.add("refused action", "FAIL", printable(f"the reply to an illegal `act` is "
-                                                         f"not an act response: {problem}"),
-                     'Refuse an illegal action with {"ok": false, "error": "illegal", '
-                     '"reason": REASON, "message": ...}.')
+            self.add(
+                "refused action",
+                "FAIL",
+                terminal_safe(
+                    f"the reply to an illegal `act` is not an act response: {problem}", LIMIT
+                ),
+                'Refuse an illegal action with {"ok": false, "error": "illegal", '
+                '"reason": REASON, "message": ...}.',
+            )
             return
         if reply["ok"] is True:
-            self.add("refused action", "FAIL", f"`end-turn` by B on A's turn was accepted: "
-                     f"{shown(REFUSED)}", "Refuse actions of a player who may not act "
-                                          "(reason wrong-player).")
+            self.add(
+                "refused action",
+                "FAIL",
+                f"`end-turn` by B on A's turn was accepted: {shown(REFUSED)}",
+                "Refuse actions of a player who may not act (reason wrong-player).",
+            )
             return
         if reply.get("error") != "illegal":
-            self.add("refused action", "FAIL", f"refused with error {shown(reply.get('error'))}"
-                     f", not \"illegal\"", 'A refused action is {"ok": false, "error": '
-                                           '"illegal", "reason": ...}.')
+            self.add(
+                "refused action",
+                "FAIL",
+                f'refused with error {shown(reply.get("error"))}, not "illegal"',
+                'A refused action is {"ok": false, "error": "illegal", "reason": ...}.',
+            )
             return
         after, errors = self.observe_state()
         changes = state_changes(before["state"], after["state"]) if not errors else []
         if errors or changes:
-            self.add("refused action", "FAIL", printable("the refused action changed the "
-                     "state: " + "; ".join(map(str, changes[:5]) if changes else errors[:3]),
-                     600), "A refused action changes nothing (B-21).")
+            self.add(
+                "refused action",
+                "FAIL",
+                terminal_safe(
+                    "the refused action changed the "
+                    "state: " + "; ".join(map(str, changes[:5]) if changes else errors[:3]),
+                    600,
+                ),
+                "A refused action changes nothing (B-21).",
+            )
         elif reply.get("reason") != "wrong-player":
-            self.add("refused action", "warn", f"refused with reason "
-                     f"{shown(reply.get('reason'))}; the protocol's order of checks gives "
-                     f"\"wrong-player\"", "Check the reasons in the order of docs/protocol.md "
-                                         "(cases that demand a reason will fail otherwise).")
+            self.add(
+                "refused action",
+                "warn",
+                f"refused with reason "
+                f"{shown(reply.get('reason'))}; the protocol's order of checks gives "
+                f'"wrong-player"',
+                "Check the reasons in the order of docs/protocol.md "
+                "(cases that demand a reason will fail otherwise).",
+            )
         else:
             self.add("refused action", "ok", "refused (wrong-player), state unchanged")
 
@@ -273,16 +410,32 @@ class Smoke:
         reply = self.request({"cmd": "act", "action": ACCEPTED})
         problem = check_reply_shape("act", reply)
         if problem or reply.get("ok") is not True:
-            self.add("accepted action", "FAIL", printable(f"`end-turn` by the active player "
-                     f"was not accepted: {problem or shown(reply)}"),
-                     'Answer a legal action with {"ok": true}.')
+            self.add(
+                "accepted action",
+                "FAIL",
+                terminal_safe(
+                    f"`end-turn` by the active player was not accepted: {problem or shown(reply)}",
+                    LIMIT,
+                ),
+                'Answer a legal action with {"ok": true}.',
+            )
             return
         after, errors = self.observe_state()
-        diffs = match({"active": "B", "turn": 2}, after.get("state")) if not errors else []
+        diffs = (
+            compare({"active": "B", "turn": 2}, after.get("state"), subset=True)
+            if not errors
+            else []
+        )
         if errors or diffs:
-            self.add("accepted action", "FAIL", printable("after `end-turn`: " + "; ".join(
-                map(str, diffs) if diffs else errors[:3])),
-                "`end-turn` passes the turn to the other player; `turn` goes up by 1.")
+            self.add(
+                "accepted action",
+                "FAIL",
+                terminal_safe(
+                    "after `end-turn`: " + "; ".join(map(str, diffs) if diffs else errors[:3]),
+                    LIMIT,
+                ),
+                "`end-turn` passes the turn to the other player; `turn` goes up by 1.",
+            )
         else:
             self.add("accepted action", "ok", "`end-turn` accepted; B is active, turn 2")
 
@@ -290,18 +443,25 @@ class Smoke:
         reply = self.request({"cmd": "observe"})
         if isinstance(reply, dict) and reply.get("ok") is True:
             return True
-        self.add(name, "FAIL", f"afterwards `observe` answered {shown(reply)}",
-                 "Keep the game as it was after answering an error.")
+        self.add(
+            name,
+            "FAIL",
+            f"afterwards `observe` answered {shown(reply)}",
+            "Keep the game as it was after answering an error.",
+        )
         return False
 
     def expect_error(self, name: str, reply: Any, code: str, what: str) -> None:
         if isinstance(reply, dict) and reply.get("ok") is False and reply.get("error") == code:
             if self.still_alive(name):
-                self.add(name, "ok", f"{what} is \"{code}\"; the engine goes on")
+                self.add(name, "ok", f'{what} is "{code}"; the engine goes on')
         else:
-            self.add(name, "FAIL", f"{what} was answered {shown(reply)}",
-                     f'Answer it with {{"ok": false, "error": "{code}", "message": ...}} and '
-                     f'go on.')
+            self.add(
+                name,
+                "FAIL",
+                f"{what} was answered {shown(reply)}",
+                f'Answer it with {{"ok": false, "error": "{code}", "message": ...}} and go on.',
+            )
 
     def unknown_command(self) -> None:
         if not self.load("unknown command"):
@@ -319,8 +479,7 @@ class Smoke:
         if not self.load("bad request"):
             return
         reply = self.engine.request_line(b'["observe"]', "a JSON array")
-        self.expect_error("bad request", reply, "bad-request", "a JSON value that is not an "
-                                                              "object")
+        self.expect_error("bad request", reply, "bad-request", "a JSON value that is not an object")
 
     def legal(self) -> None:
         if not self.load("legal"):
@@ -328,32 +487,44 @@ class Smoke:
         reply = self.request({"cmd": "legal"})
         problem = check_reply_shape("legal", reply)
         if problem or reply.get("ok") is not True:
-            self.add("legal", "warn", printable(f"`legal` is listed in `commands` but its "
-                                                f"reply is {problem or shown(reply)}"),
-                     'Answer {"ok": true, "actions": [ACTION, ...]}, or leave "legal" out of '
-                     '`commands`.')
+            self.add(
+                "legal",
+                "warn",
+                terminal_safe(
+                    f"`legal` is listed in `commands` but its reply is {problem or shown(reply)}",
+                    LIMIT,
+                ),
+                'Answer {"ok": true, "actions": [ACTION, ...]}, or leave "legal" out of '
+                "`commands`.",
+            )
         else:
             self.add("legal", "ok", f"{len(reply['actions'])} legal action(s), well formed")
 
     def bye(self) -> None:
         reply = self.request({"cmd": "bye"})
         if not (isinstance(reply, dict) and reply.get("ok") is True):
-            self.add("bye", "FAIL", f"`bye` was answered {shown(reply)}",
-                     'Answer {"ok": true}, then exit.')
+            self.add(
+                "bye",
+                "FAIL",
+                f"`bye` was answered {shown(reply)}",
+                'Answer {"ok": true}, then exit.',
+            )
         elif not self.engine.wait_exit(2.0):
-            self.add("bye", "FAIL", "the engine did not exit within 2 s of answering `bye`",
-                     "Exit after answering `bye` (palconf kills engines that do not).")
+            self.add(
+                "bye",
+                "FAIL",
+                "the engine did not exit within 2 s of answering `bye`",
+                "Exit after answering `bye` (palconf kills engines that do not).",
+            )
         else:
             self.add("bye", "ok", "answered, and the engine exited")
         self.alive = False
 
 
 def main(args: argparse.Namespace) -> int:
-    if not args.timeout > 0:
-        print("palconf smoke: --timeout must be a positive number of seconds", file=sys.stderr)
-        return 2
     try:
-        engine = ProcessEngine(args.engine_cmd, timeout=args.timeout)
+        engine = make_engine(args)
+        assert isinstance(engine, ProcessEngine)  # --engine-cmd is required
         smoke = Smoke(engine)
         try:
             smoke.run()
@@ -365,10 +536,18 @@ def main(args: argparse.Namespace) -> int:
     failed = [c for c in smoke.checks if c.status == "FAIL"]
     warned = [c for c in smoke.checks if c.status == "warn"]
     if args.format == "json":
-        print(json.dumps({"engine_cmd": args.engine_cmd, "ok": not failed,
-                          "checks": [asdict(c) for c in smoke.checks]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "engine_cmd": args.engine_cmd,
+                    "ok": not failed,
+                    "checks": [asdict(c) for c in smoke.checks],
+                },
+                indent=2,
+            )
+        )
         return 1 if failed else 0
-    print(f"palconf smoke: {printable(args.engine_cmd)}")
+    print(f"palconf smoke: {terminal_safe(args.engine_cmd, LIMIT)}")
     width = max(len(c.name) for c in smoke.checks)
     pad = " " * (width + 10)
     for c in smoke.checks:
@@ -379,9 +558,13 @@ def main(args: argparse.Namespace) -> int:
         if c.fix and c.status != "ok":
             print(f"{pad}fix: {c.fix}")
     if failed:
-        print(f"\n{len(failed)} problem(s), {len(warned)} warning(s): fix the problems before "
-              f"`palconf run` (docs/protocol.md, docs/INTERPRETING.md).")
+        print(
+            f"\n{len(failed)} problem(s), {len(warned)} warning(s): fix the problems before "
+            f"`palconf run` (docs/protocol.md, docs/INTERPRETING.md)."
+        )
         return 1
-    print(f"\nno problems ({len(warned)} warning(s)). Next: palconf run --engine-cmd "
-          f"{json.dumps(args.engine_cmd)}")
+    print(
+        f"\nno problems ({len(warned)} warning(s)). Next: palconf run --engine-cmd "
+        f"{json.dumps(args.engine_cmd)}"
+    )
     return 0

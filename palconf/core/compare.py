@@ -76,8 +76,7 @@ class Diff:
         """From a results file; ValueError when it is not a diff object."""
         if not isinstance(obj, dict) or not isinstance(obj.get("path", ""), str):
             raise ValueError("each diff must be an object with a string `path`")
-        return cls(obj.get("path", ""), obj.get("expected", MISSING),
-                   obj.get("observed", MISSING))
+        return cls(obj.get("path", ""), obj.get("expected", MISSING), obj.get("observed", MISSING))
 
 
 def same(a: Any, b: Any) -> bool:
@@ -119,8 +118,11 @@ def compare(expected: Any, observed: Any, *, subset: bool, path: str = "") -> li
             else:
                 diffs += compare(value, observed[key], subset=subset, path=sub)
         if not subset:
-            diffs += [Diff(_join(path, str(k)), MISSING, v) for k, v in observed.items()
-                      if k not in expected]
+            diffs += [
+                Diff(_join(path, str(k)), MISSING, v)
+                for k, v in observed.items()
+                if k not in expected
+            ]
         return diffs
     if same(expected, observed):
         return []
@@ -152,4 +154,5 @@ def legal_diffs(expected: Iterable[Any], observed: Any) -> list[Diff]:
 def matches(pattern: dict[str, Any], action: Any) -> bool:
     """Whether an action has every field of `pattern` with the same JSON value."""
     return isinstance(action, dict) and all(
-        k in action and canonical(v) == canonical(action[k]) for k, v in pattern.items())
+        k in action and canonical(v) == canonical(action[k]) for k, v in pattern.items()
+    )

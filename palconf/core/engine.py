@@ -13,8 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 #: The fields every OBSERVED has (`P-observed`).
-OBSERVED_KEYS = ("active", "turn", "night", "winner", "step", "priority", "attack", "players",
-                 "cards")
+OBSERVED_KEYS = (
+    "active",
+    "turn",
+    "night",
+    "winner",
+    "step",
+    "priority",
+    "attack",
+    "players",
+    "cards",
+)
 
 
 class EngineFault(Exception):
@@ -122,18 +131,28 @@ def parse_hello(reply: Any) -> EngineInfo:
         raise ProtocolViolation(f"`hello` was not answered with ok: {str(reply)[:200]}")
     engine = reply.get("engine")
     keywords = reply.get("keywords")
-    if (not isinstance(engine, dict) or not isinstance(engine.get("name"), str)
-            or not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords)):
-        raise ProtocolViolation("`hello` reply needs `engine` {name, version} and a list "
-                                "`keywords`")
+    if (
+        not isinstance(engine, dict)
+        or not isinstance(engine.get("name"), str)
+        or not isinstance(keywords, list)
+        or not all(isinstance(k, str) for k in keywords)
+    ):
+        raise ProtocolViolation(
+            "`hello` reply needs `engine` {name, version} and a list `keywords`"
+        )
     commands = reply.get("commands", [])
-    return EngineInfo(name=engine["name"], version=str(engine.get("version", "")),
-                      keywords=frozenset(keywords),
-                      commands=frozenset(c for c in commands if isinstance(c, str))
-                      if isinstance(commands, list) else frozenset())
+    return EngineInfo(
+        name=engine["name"],
+        version=str(engine.get("version", "")),
+        keywords=frozenset(keywords),
+        commands=frozenset(c for c in commands if isinstance(c, str))
+        if isinstance(commands, list)
+        else frozenset(),
+    )
 
 
 # ---------------------------------------------------------------- one request, checked
+
 
 def check_reply(reply: Any, cmd: str, *, unsupported_skips: bool = True) -> dict[str, Any]:
     """`reply` if it has the shape every reply has (`ok`, and `error` on a refusal).
@@ -157,8 +176,11 @@ def _refusal_text(reply: dict[str, Any]) -> str:
 
 def setup(engine: Engine, state: Any, *, unsupported_skips: bool = True) -> dict[str, Any]:
     """Send `setup`; the reply (`ok` true, or a refusal with its `error`)."""
-    return check_reply(engine.request({"cmd": "setup", "state": state}), "setup",
-                       unsupported_skips=unsupported_skips)
+    return check_reply(
+        engine.request({"cmd": "setup", "state": state}),
+        "setup",
+        unsupported_skips=unsupported_skips,
+    )
 
 
 def act(engine: Engine, action: Any, step: int) -> dict[str, Any] | None:
@@ -168,8 +190,9 @@ def act(engine: Engine, action: Any, step: int) -> dict[str, Any] | None:
     if reply["ok"]:
         return None
     if reply["error"] != "illegal":
-        raise ProtocolViolation(f"`act` at step {step} answered error {reply['error']!r}: "
-                                f"{reply.get('message', '')}")
+        raise ProtocolViolation(
+            f"`act` at step {step} answered error {reply['error']!r}: {reply.get('message', '')}"
+        )
     return reply
 
 
@@ -192,6 +215,7 @@ def legal(engine: Engine, step: int) -> list[Any]:
         raise ProtocolViolation(f"`legal` failed at step {step}: {_refusal_text(reply)}")
     actions = reply.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-        raise ProtocolViolation(f"`legal` reply at step {step} has no list of action objects "
-                                "`actions`")
+        raise ProtocolViolation(
+            f"`legal` reply at step {step} has no list of action objects `actions`"
+        )
     return actions

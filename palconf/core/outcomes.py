@@ -120,8 +120,11 @@ class Result:
         data = asdict(self)
         data["outcome"] = self.outcome.value
         data["diffs"] = [d.to_json() for d in self.diffs]
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()
-                if v not in ("", None, [], ()) or k in self._ALWAYS}
+        return {
+            k: list(v) if isinstance(v, tuple) else v
+            for k, v in data.items()
+            if v not in ("", None, [], ()) or k in self._ALWAYS
+        }
 
     @classmethod
     def from_json(cls, obj: Any) -> Result:
@@ -142,11 +145,15 @@ class Result:
         try:
             outcome = Outcome(str(obj.get("outcome")))
         except ValueError:
-            raise ValueError(f"`outcome` must be one of {', '.join(OUTCOMES)}, not "
-                             f"{obj.get('outcome')!r}") from None
+            raise ValueError(
+                f"`outcome` must be one of {', '.join(OUTCOMES)}, not {obj.get('outcome')!r}"
+            ) from None
         duration = obj.get("duration_ms", 0.0)
-        if (isinstance(duration, bool) or not isinstance(duration, (int, float))
-                or not math.isfinite(duration)):
+        if (
+            isinstance(duration, bool)
+            or not isinstance(duration, (int, float))
+            or not math.isfinite(duration)
+        ):
             raise ValueError("`duration_ms` must be a number")
         step = obj.get("step")
         if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
@@ -155,15 +162,24 @@ class Result:
         if not isinstance(raw_diffs, list):
             raise ValueError("`diffs` must be a list")
         return cls(
-            id=rid, outcome=outcome, keywords=_strings(obj, "keywords"),
-            clauses=_strings(obj, "clauses"), path=_text(obj, "path"),
-            message=_text(obj, "message"), duration_ms=float(duration),
-            interpretations=_strings(obj, "interpretations"), rules=_strings(obj, "rules"),
-            title=_text(obj, "title"), step=step,
+            id=rid,
+            outcome=outcome,
+            keywords=_strings(obj, "keywords"),
+            clauses=_strings(obj, "clauses"),
+            path=_text(obj, "path"),
+            message=_text(obj, "message"),
+            duration_ms=float(duration),
+            interpretations=_strings(obj, "interpretations"),
+            rules=_strings(obj, "rules"),
+            title=_text(obj, "title"),
+            step=step,
             diffs=tuple(Diff.from_json(d) for d in raw_diffs),
-            stderr=_text(obj, "stderr"), engine=_text(obj, "engine"),
-            actual=_text(obj, "actual"), expected=_strings(obj, "expected"),
-            note=_text(obj, "note"))
+            stderr=_text(obj, "stderr"),
+            engine=_text(obj, "engine"),
+            actual=_text(obj, "actual"),
+            expected=_strings(obj, "expected"),
+            note=_text(obj, "note"),
+        )
 
 
 @dataclass
@@ -205,8 +221,9 @@ class Tally:
     @property
     def ok(self) -> bool:
         """Nothing failed, broke or timed out (an xfail is expected, so it is ok)."""
-        return not (self.counts[Outcome.FAIL] or self.counts[Outcome.ERROR]
-                    or self.counts[Outcome.TIMEOUT])
+        return not (
+            self.counts[Outcome.FAIL] or self.counts[Outcome.ERROR] or self.counts[Outcome.TIMEOUT]
+        )
 
     @property
     def rate(self) -> float | None:
@@ -241,8 +258,14 @@ class Tally:
 
     @property
     def badge_color(self) -> str:
-        return {"full": "brightgreen", "high": "green", "mid": "yellow", "low": "orange",
-                "zero": "red", "none": "lightgrey"}[self.level]
+        return {
+            "full": "brightgreen",
+            "high": "green",
+            "mid": "yellow",
+            "low": "orange",
+            "zero": "red",
+            "none": "lightgrey",
+        }[self.level]
 
     @property
     def badge_message(self) -> str:
@@ -253,11 +276,16 @@ class Tally:
     @property
     def detail(self) -> str:
         """`3 fail, 1 error, 2 skip`: the outcomes other than pass, for a tooltip or a line."""
-        return ", ".join(f"{self.counts[o]} {o}" for o in OUTCOMES
-                         if o != "pass" and self.counts[o])
+        return ", ".join(
+            f"{self.counts[o]} {o}" for o in OUTCOMES if o != "pass" and self.counts[o]
+        )
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {o: self.counts[o] for o in OUTCOMES}
-        data.update(total=self.total, ran=self.ran, passed=self.passed,
-                    rate=None if self.rate is None else round(self.rate, 4))
+        data.update(
+            total=self.total,
+            ran=self.ran,
+            passed=self.passed,
+            rate=None if self.rate is None else round(self.rate, 4),
+        )
         return data

@@ -14,31 +14,51 @@ Every mutant keeps the oracle's keyword list, so the harness runs every case aga
 be killed (some case must fail) — see `palconf.mutants.sweep`.
 
 Modules, by area: `quick` (Quick and the quick step), `triggers` (On Deploy / On Attack /
-On Assign, Brave, Serious, choices), `interrupt`, `turn` (end of turn, Vigilance), `targeting`
+On Assign, deploying and assigning), `pumps` (Brave, Serious), `choices` (choices, the order
+of triggered abilities), `interrupt`, `turn` (end of turn, Vigilance), `targeting`
 (Taunt, Assault, attack targets), `blocking` (block step, Stealth), `battle` (battle,
-Retaliate, Breakthrough), `power` (Nocturnal, power and life), `refusals` (B-21).
+Retaliate, Breakthrough), `power` (Nocturnal, power and life), `refusals` (B-21), `reasons`
+(P-reasons: the order of the REASON table, each field's code), `protocol_state` (P-state),
+`protocol_observed` (P-observed), `protocol_legal` (P-legal).
 """
 
 from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from oracle.keywords import KEYWORDS, Keyword
 from oracle.rules import Rules
 
+from ..core.outcomes import PROTOCOL, PROTOCOL_PREFIX
 from ..registry import BASE
 
 #: The modules that define mutants, in the order `palconf mutants` lists them.
-MODULES = ("quick", "triggers", "interrupt", "turn", "targeting", "blocking", "battle",
-           "power", "refusals")
+MODULES = (
+    "quick",
+    "triggers",
+    "pumps",
+    "choices",
+    "interrupt",
+    "turn",
+    "targeting",
+    "blocking",
+    "battle",
+    "power",
+    "refusals",
+    "reasons",
+    "protocol_state",
+    "protocol_observed",
+    "protocol_legal",
+)
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-#: A clause id of section 12 (`taunt.3`), or a base rule (`B-13`).
-CLAUSE_RE = re.compile(r"^([a-z]+(-[a-z]+)*\.[0-9]+|B-[0-9]+[a-z]?)$")
+#: A clause id of section 12 (`taunt.3`), a base rule (`B-13`) or a protocol rule (`P-legal`).
+CLAUSE_RE = re.compile(r"^([a-z]+(-[a-z]+)*\.[0-9]+|B-[0-9]+[a-z]?|P-[a-z]+)$")
 
 
 @dataclass(frozen=True)
@@ -54,7 +74,10 @@ class Mutant:
 
     @property
     def keyword(self) -> str:
-        """The keyword the mutant counts under in the per-keyword score (`base` for B-n)."""
+        """The keyword the mutant counts under in the per-keyword score (`base` for B-n,
+        `protocol` for P-…)."""
+        if self.clause.startswith(PROTOCOL_PREFIX):
+            return PROTOCOL
         return self.clause.split(".")[0] if "." in self.clause else BASE
 
 
@@ -83,30 +106,44 @@ def overridden_methods(cls: type, base: type) -> list[str]:
 
 def mutant(name: str, clause: str, misreading: str) -> Callable[[R], R]:
     """Register a `Rules` subclass overriding one method as the mutant `name`."""
+
     def deco(cls: R) -> R:
         methods = overridden_methods(cls, Rules)
-        _register(Mutant(name, clause, misreading, cls,
-                         "overrides Rules." + ", Rules.".join(methods)))
+        _register(
+            Mutant(name, clause, misreading, cls, "overrides Rules." + ", Rules.".join(methods))
+        )
         return cls
+
     return deco
 
 
 def keyword_mutant(name: str, clause: str, misreading: str) -> Callable[[K], K]:
     """Register `Rules` with the keyword class `cls` (a subclass of one oracle keyword class)
     in place of the original, in a copy of the `keywords` mapping, as the mutant `name`."""
+
     def deco(cls: K) -> K:
         original = type(KEYWORDS[cls.id])
         if not issubclass(cls, original):
             raise TypeError(f"{cls.__name__} must subclass {original.__name__}")
         keywords = MappingProxyType({**KEYWORDS, cls.id: cls()})
-        rules = type("Rules_" + name.replace("-", "_"), (Rules,),
-                     {"keywords": keywords, "__doc__": misreading,
-                      "__module__": cls.__module__})
+        rules = type(
+            "Rules_" + name.replace("-", "_"),
+            (Rules,),
+            {"keywords": keywords, "__doc__": misreading, "__module__": cls.__module__},
+        )
         methods = overridden_methods(cls, original)
-        _register(Mutant(name, clause, misreading, rules,
-                         f"replaces keyword {original.__name__} by {cls.__name__} "
-                         f"(overrides {original.__name__}." + ", ".join(methods) + ")"))
+        _register(
+            Mutant(
+                name,
+                clause,
+                misreading,
+                rules,
+                f"replaces keyword {original.__name__} by {cls.__name__} "
+                f"(overrides {original.__name__}." + ", ".join(methods) + ")",
+            )
+        )
         return cls
+
     return deco
 
 

@@ -3,46 +3,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from oracle.keywords import Battle, BattleTrigger, Breakthrough, Retaliate
 from oracle.model import CardState, GameState, KeywordInstance
 from oracle.rules import Pending, Rules
 
 from . import keyword_mutant, mutant
-from .triggers import first_instance
+from .pumps import first_instance
 
 # ---------------------------------------------------------------- battle (B-15)
 
 
-@mutant("tie-attacker-dies", "B-15",
-        "On equal power the defender holds: only the attacker is put into the graveyard.")
+@mutant(
+    "tie-attacker-dies",
+    "B-15",
+    "On equal power the defender holds: only the attacker is put into the graveyard.",
+)
 class TieAttackerDies(Rules):
     def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
         dead = super().battle_losers(g, attacker, target)
         return [attacker.id] if len(dead) == 2 else dead
 
 
-@mutant("tie-defender-dies", "B-15",
-        "On equal power the attacker wins: only the defending Pal is put into the graveyard.")
+@mutant(
+    "tie-defender-dies",
+    "B-15",
+    "On equal power the attacker wins: only the defending Pal is put into the graveyard.",
+)
 class TieDefenderDies(Rules):
     def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
         dead = super().battle_losers(g, attacker, target)
         return [target.id] if len(dead) == 2 else dead
 
 
-@mutant("tie-nobody-dies", "B-15",
-        "On equal power neither Pal has lower power, so neither is put into the graveyard.")
+@mutant(
+    "tie-nobody-dies",
+    "B-15",
+    "On equal power neither Pal has lower power, so neither is put into the graveyard.",
+)
 class TieNobodyDies(Rules):
     def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
         dead = super().battle_losers(g, attacker, target)
         return [] if len(dead) == 2 else dead
 
 
-@mutant("battle-uses-printed-power", "B-15",
-        "Battle compares the printed powers, ignoring Nocturnal and until-end-of-turn "
-        "increases.")
+@mutant(
+    "battle-uses-printed-power",
+    "B-15",
+    "Battle compares the printed powers, ignoring Nocturnal and until-end-of-turn increases.",
+)
 class BattleUsesPrintedPower(Rules):
     def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
         pa, pt = attacker.card.power, target.card.power
@@ -51,8 +63,11 @@ class BattleUsesPrintedPower(Rules):
         return [attacker.id, target.id]
 
 
-@mutant("master-loses-one-life", "B-15",
-        "An attack that reaches the master takes 1 life, whatever the attacker's strike.")
+@mutant(
+    "master-loses-one-life",
+    "B-15",
+    "An attack that reaches the master takes 1 life, whatever the attacker's strike.",
+)
 class MasterLosesOneLife(Rules):
     def battle(self, g: GameState) -> None:
         attack = g.attack
@@ -65,9 +80,12 @@ class MasterLosesOneLife(Rules):
         super().battle(g)
 
 
-@mutant("attack-on-master-after-attacker-left", "B-15",
-        "An attack on the master deals the attacker's (last known) strike even when the "
-        "attacker has left the battle area during the quick step.")
+@mutant(
+    "attack-on-master-after-attacker-left",
+    "B-15",
+    "An attack on the master deals the attacker's (last known) strike even when the "
+    "attacker has left the battle area during the quick step.",
+)
 class MasterHitByGoneAttacker(Rules):
     def battle(self, g: GameState) -> None:
         attack = g.attack
@@ -81,9 +99,12 @@ class MasterHitByGoneAttacker(Rules):
         super().battle(g)
 
 
-@mutant("master-loses-attacker-power", "B-15",
-        "An attack that reaches the master takes life equal to the attacker's power, as in "
-        "games where power is damage, instead of its strike.")
+@mutant(
+    "master-loses-attacker-power",
+    "B-15",
+    "An attack that reaches the master takes life equal to the attacker's power, as in "
+    "games where power is damage, instead of its strike.",
+)
 class MasterLosesAttackerPower(Rules):
     def battle(self, g: GameState) -> None:
         attack = g.attack
@@ -97,33 +118,45 @@ class MasterLosesAttackerPower(Rules):
         super().battle(g)
 
 
-@mutant("strike-hits-master-in-every-battle", "B-15",
-        "The attacker's strike is read as always reaching the defending master: an attack on "
-        "a Pal battles it and also takes the strike from its master's life.")
+@mutant(
+    "strike-hits-master-in-every-battle",
+    "B-15",
+    "The attacker's strike is read as always reaching the defending master: an attack on "
+    "a Pal battles it and also takes the strike from its master's life.",
+)
 class StrikeHitsMasterInEveryBattle(Rules):
     def battle(self, g: GameState) -> None:
         attack = g.attack
         assert attack is not None
         attacker = g.cards[attack.attacker]
-        battles = (attack.target != "master" and attacker.zone == "battle"
-                   and g.cards[attack.target].zone == "battle")
+        battles = (
+            attack.target != "master"
+            and attacker.zone == "battle"
+            and g.cards[attack.target].zone == "battle"
+        )
         defender = attack.defender
         super().battle(g)
         if battles and g.step != "over":
             self.lose_life(g, defender, attacker.card.strike)
 
 
-@mutant("battle-with-gone-target-uses-last-known", "B-15",
-        "B-16's last known values are applied to B-15: when the target Pal has left the "
-        "battle area, the attacker still battles its last known power (and is put into the "
-        "graveyard unless it is higher).")
+@mutant(
+    "battle-with-gone-target-uses-last-known",
+    "B-15",
+    "B-16's last known values are applied to B-15: when the target Pal has left the "
+    "battle area, the attacker still battles its last known power (and is put into the "
+    "graveyard unless it is higher).",
+)
 class BattleWithGoneTarget(Rules):
     def battle(self, g: GameState) -> None:
         attack = g.attack
         assert attack is not None
         attacker = g.cards[attack.attacker]
-        if attack.target != "master" and attacker.zone == "battle" \
-                and g.cards[attack.target].zone != "battle":
+        if (
+            attack.target != "master"
+            and attacker.zone == "battle"
+            and g.cards[attack.target].zone != "battle"
+        ):
             gone = g.cards[attack.target]
             if (self.power(g, attacker) or 0) <= (self.power(g, gone) or 0):
                 self.put_into_graveyard(g, attacker)
@@ -131,8 +164,11 @@ class BattleWithGoneTarget(Rules):
         super().battle(g)
 
 
-@mutant("battle-triggers-defender-first", "B-17",
-        "Abilities triggered by a battle resolve with the defending player's first.")
+@mutant(
+    "battle-triggers-defender-first",
+    "B-17",
+    "Abilities triggered by a battle resolve with the defending player's first.",
+)
 class BattleTriggersDefenderFirst(Rules):
     def trigger_order(self, g: GameState, card: CardState) -> tuple[bool, str]:
         return (card.owner == g.active, card.id)
@@ -141,37 +177,51 @@ class BattleTriggersDefenderFirst(Rules):
 # ---------------------------------------------------------------- Retaliate (retaliate.1–2)
 
 
-@keyword_mutant("retaliate-only-when-defending", "retaliate.1",
-                "Retaliate is read as a defence: it triggers for an attacked or blocking Pal, "
-                "not for a Pal that dies attacking.")
+@keyword_mutant(
+    "retaliate-only-when-defending",
+    "retaliate.1",
+    "Retaliate is read as a defence: it triggers for an attacked or blocking Pal, "
+    "not for a Pal that dies attacking.",
+)
 class RetaliateOnlyWhenDefending(Retaliate):
-    def after_battle(self, battle: Battle, card: CardState,
-                     instance: KeywordInstance) -> list[BattleTrigger]:
+    def after_battle(
+        self, battle: Battle, card: CardState, instance: KeywordInstance
+    ) -> list[BattleTrigger]:
         if card.id == battle.attacker:
             return []
         return super().after_battle(battle, card, instance)
 
 
-@mutant("retaliate-on-any-graveyard-move", "retaliate.2",
-        "\"When this card is put into the graveyard\" is read without \"if it battled\": a "
-        "Retaliate Pal in an attack that is put into the graveyard by any means (an effect in "
-        "the quick step) takes the opposing Pal of that attack with it.")
+@mutant(
+    "retaliate-on-any-graveyard-move",
+    "retaliate.2",
+    '"When this card is put into the graveyard" is read without "if it battled": a '
+    "Retaliate Pal in an attack that is put into the graveyard by any means (an effect in "
+    "the quick step) takes the opposing Pal of that attack with it.",
+)
 class RetaliateOnAnyGraveyardMove(Rules):
     def put_into_graveyard(self, g: GameState, card: CardState) -> None:
         super().put_into_graveyard(g, card)
         attack = g.attack
-        if (attack is None or attack.target == "master" or not card.has("retaliate")
-                or card.id not in (attack.attacker, attack.target)):
+        if (
+            attack is None
+            or attack.target == "master"
+            or not card.has("retaliate")
+            or card.id not in (attack.attacker, attack.target)
+        ):
             return
         foe = g.cards[attack.target if card.id == attack.attacker else attack.attacker]
         if foe.zone == "battle":
             super().put_into_graveyard(g, foe)
 
 
-@mutant("retaliate-guards-defending-side", "retaliate.1",
-        "Retaliate is read as guarding its side during an attack: a Retaliate Pal of the "
-        "defending player put into the graveyard by any means while the attack is under way "
-        "takes the attacker with it.")
+@mutant(
+    "retaliate-guards-defending-side",
+    "retaliate.1",
+    "Retaliate is read as guarding its side during an attack: a Retaliate Pal of the "
+    "defending player put into the graveyard by any means while the attack is under way "
+    "takes the attacker with it.",
+)
 class RetaliateGuardsDefendingSide(Rules):
     def put_into_graveyard(self, g: GameState, card: CardState) -> None:
         super().put_into_graveyard(g, card)
@@ -183,9 +233,12 @@ class RetaliateGuardsDefendingSide(Rules):
             super().put_into_graveyard(g, attacker)
 
 
-@mutant("retaliate-hits-original-target", "retaliate.1",
-        "\"The opposing combat Pal\" is read as the Pal the attack was declared on, so a "
-        "blocked attacker's Retaliate takes the original target instead of the blocker.")
+@mutant(
+    "retaliate-hits-original-target",
+    "retaliate.1",
+    '"The opposing combat Pal" is read as the Pal the attack was declared on, so a '
+    "blocked attacker's Retaliate takes the original target instead of the blocker.",
+)
 class RetaliateHitsOriginalTarget(Rules):
     def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None
@@ -193,56 +246,81 @@ class RetaliateHitsOriginalTarget(Rules):
         original[(g.turn, g.attack.attacker)] = g.attack.target
         return super().move_block(g, a)
 
-    def resolve_battle_triggers(self, g: GameState, battle: Battle,
-                                queue: list[BattleTrigger]) -> None:
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
         target = self.__dict__.get("original", {}).get((g.turn, battle.attacker), "master")
         if target != "master":
-            queue = [replace(t, foe=target) if t.kind == "retaliate"
-                     and t.source == battle.attacker else t for t in queue]
+            queue = [
+                replace(t, foe=target)
+                if t.kind == "retaliate" and t.source == battle.attacker
+                else t
+                for t in queue
+            ]
         super().resolve_battle_triggers(g, battle, queue)
 
 
 # ---------------------------------------------------------------- Breakthrough (breakthrough.1–2)
 
 
-@keyword_mutant("breakthrough-needs-surviving-attacker", "breakthrough.1",
-                "Breakthrough is read as \"the winner's excess goes through\", so it deals "
-                "nothing when the attacker dies in the same battle (against I-1).")
+@keyword_mutant(
+    "breakthrough-needs-surviving-attacker",
+    "breakthrough.1",
+    'Breakthrough is read as "the winner\'s excess goes through", so it deals '
+    "nothing when the attacker dies in the same battle (against I-1).",
+)
 class BreakthroughNeedsSurvivor(Breakthrough):
-    def after_battle(self, battle: Battle, card: CardState,
-                     instance: KeywordInstance) -> list[BattleTrigger]:
+    def after_battle(
+        self, battle: Battle, card: CardState, instance: KeywordInstance
+    ) -> list[BattleTrigger]:
         if card.id in battle.dead:
             return []
         return super().after_battle(battle, card, instance)
 
 
-@keyword_mutant("breakthrough-first-instance-only", "breakthrough.1",
-                "Breakthrough is treated as not cumulative: two instances deal the strike once "
-                "(against I-3).")
+@keyword_mutant(
+    "breakthrough-first-instance-only",
+    "breakthrough.1",
+    "Breakthrough is treated as not cumulative: two instances deal the strike once (against I-3).",
+)
 class BreakthroughFirstInstanceOnly(Breakthrough):
-    def after_battle(self, battle: Battle, card: CardState,
-                     instance: KeywordInstance) -> list[BattleTrigger]:
+    def after_battle(
+        self, battle: Battle, card: CardState, instance: KeywordInstance
+    ) -> list[BattleTrigger]:
         if not first_instance(card, instance):
             return []
         return super().after_battle(battle, card, instance)
 
 
-@keyword_mutant("breakthrough-also-when-defending", "breakthrough.2",
-                "Breakthrough is read as working in any battle the card wins, so a blocking or "
-                "attacked Breakthrough Pal damages the attacking master.")
+@keyword_mutant(
+    "breakthrough-also-when-defending",
+    "breakthrough.2",
+    "Breakthrough is read as working in any battle the card wins, so a blocking or "
+    "attacked Breakthrough Pal damages the attacking master.",
+)
 class BreakthroughWhenDefending(Breakthrough):
-    def after_battle(self, battle: Battle, card: CardState,
-                     instance: KeywordInstance) -> list[BattleTrigger]:
+    def after_battle(
+        self, battle: Battle, card: CardState, instance: KeywordInstance
+    ) -> list[BattleTrigger]:
         if card.id == battle.defender_pal and battle.attacker in battle.dead:
-            return [BattleTrigger(card.id, card.owner, "damage",
-                                  player=battle.owner[battle.attacker],
-                                  amount=battle.strike[card.id])]
+            return [
+                BattleTrigger(
+                    card.id,
+                    card.owner,
+                    "damage",
+                    player=battle.owner[battle.attacker],
+                    amount=battle.strike[card.id],
+                )
+            ]
         return super().after_battle(battle, card, instance)
 
 
-@mutant("breakthrough-deals-power-difference", "breakthrough.2",
-        "\"Converts an overkill into damage\" is read literally: Breakthrough deals the "
-        "difference of the two powers instead of the strike.")
+@mutant(
+    "breakthrough-deals-power-difference",
+    "breakthrough.2",
+    '"Converts an overkill into damage" is read literally: Breakthrough deals the '
+    "difference of the two powers instead of the strike.",
+)
 class BreakthroughPowerDifference(Rules):
     overkill = 0
 
@@ -252,18 +330,23 @@ class BreakthroughPowerDifference(Rules):
         self.overkill = abs(pa - pt)
         return super().battle_losers(g, attacker, target)
 
-    def resolve_battle_triggers(self, g: GameState, battle: Battle,
-                                queue: list[BattleTrigger]) -> None:
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
         queue = [replace(t, amount=self.overkill) if t.kind == "damage" else t for t in queue]
         super().resolve_battle_triggers(g, battle, queue)
 
 
-@mutant("breakthrough-counts-retaliate-kill", "breakthrough.1",
-        "Breakthrough counts any way the opposing combat Pal goes to the graveyard during the "
-        "attack, its own Retaliate too (against I-7).")
+@mutant(
+    "breakthrough-counts-retaliate-kill",
+    "breakthrough.1",
+    "Breakthrough counts any way the opposing combat Pal goes to the graveyard during the "
+    "attack, its own Retaliate too (against I-7).",
+)
 class BreakthroughCountsRetaliate(Rules):
-    def resolve_battle_triggers(self, g: GameState, battle: Battle,
-                                queue: list[BattleTrigger]) -> None:
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
         defender = g.cards[battle.defender_pal]
         survived_battle = defender.zone == "battle"
         super().resolve_battle_triggers(g, battle, queue)
@@ -276,16 +359,22 @@ class BreakthroughCountsRetaliate(Rules):
             self.lose_life(g, battle.owner[defender.id], battle.strike[attacker.id])
 
 
-@mutant("breakthrough-on-master-attack", "breakthrough.1",
-        "Breakthrough is read as extra damage whenever the attack gets through, so an attack on "
-        "the master deals the strike once more for each Breakthrough.")
+@mutant(
+    "breakthrough-on-master-attack",
+    "breakthrough.1",
+    "Breakthrough is read as extra damage whenever the attack gets through, so an attack on "
+    "the master deals the strike once more for each Breakthrough.",
+)
 class BreakthroughOnMasterAttack(Rules):
     def battle(self, g: GameState) -> None:
         attack = g.attack
         assert attack is not None
         attacker = g.cards[attack.attacker]
-        extra = len(attacker.card.instances("breakthrough")) \
-            if attack.target == "master" and attacker.zone == "battle" else 0
+        extra = (
+            len(attacker.card.instances("breakthrough"))
+            if attack.target == "master" and attacker.zone == "battle"
+            else 0
+        )
         defender = attack.defender
         super().battle(g)
         for _ in range(extra):
@@ -294,17 +383,23 @@ class BreakthroughOnMasterAttack(Rules):
             self.lose_life(g, defender, attacker.card.strike)
 
 
-@mutant("breakthrough-counts-target-removed-before-battle", "breakthrough.1",
-        "\"Put into the graveyard when this card is attacking\" is read without the battle: a "
-        "target Pal destroyed by an effect during the attack also lets Breakthrough deal its "
-        "strike (against I-7).")
+@mutant(
+    "breakthrough-counts-target-removed-before-battle",
+    "breakthrough.1",
+    '"Put into the graveyard when this card is attacking" is read without the battle: a '
+    "target Pal destroyed by an effect during the attack also lets Breakthrough deal its "
+    "strike (against I-7).",
+)
 class BreakthroughCountsTargetRemoved(Rules):
     def battle(self, g: GameState) -> None:
         attack = g.attack
         assert attack is not None
         attacker = g.cards[attack.attacker]
-        if attack.target != "master" and attacker.zone == "battle" \
-                and g.cards[attack.target].zone == "graveyard":
+        if (
+            attack.target != "master"
+            and attacker.zone == "battle"
+            and g.cards[attack.target].zone == "graveyard"
+        ):
             for _ in attacker.card.instances("breakthrough"):
                 self.lose_life(g, attack.defender, attacker.card.strike)
                 if g.step == "over":

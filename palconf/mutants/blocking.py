@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from oracle.keywords import Stealth
-from oracle.model import CardDef, CardState, GameState
-from oracle.rules import Pending, Rules
+from oracle.model import CardState, GameState
+from oracle.rules import Pending, Refusal, Rules
 
 from . import keyword_mutant, mutant
-
-
-def _without_keyword(card: CardState, keyword: str) -> CardDef:
-    return replace(card.card, keywords=tuple(k for k in card.card.keywords if k.id != keyword))
 
 # ---------------------------------------------------------------- the block step (B-13)
 
 
-@mutant("blocker-not-rested", "B-13",
-        "Blocking is free: the blocker stays standing.")
+@mutant("blocker-not-rested", "B-13", "Blocking is free: the blocker stays standing.")
 class BlockerNotRested(Rules):
     def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         pending = super().move_block(g, a)
@@ -27,9 +22,11 @@ class BlockerNotRested(Rules):
         return pending
 
 
-@mutant("blocker-not-target", "B-13",
-        "A block is recorded but the attack still battles the original target (or hits the "
-        "master).")
+@mutant(
+    "blocker-not-target",
+    "B-13",
+    "A block is recorded but the attack still battles the original target (or hits the master).",
+)
 class BlockerNotTarget(Rules):
     def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None
@@ -39,8 +36,11 @@ class BlockerNotTarget(Rules):
         return pending
 
 
-@mutant("target-may-block", "B-13",
-        "Any standing Pal of the defender may block, the attacked Pal itself included.")
+@mutant(
+    "target-may-block",
+    "B-13",
+    "Any standing Pal of the defender may block, the attacked Pal itself included.",
+)
 class TargetMayBlock(Rules):
     def can_block(self, g: GameState, blocker_id: str) -> bool:
         if g.attack is not None and blocker_id == g.attack.target:
@@ -50,9 +50,11 @@ class TargetMayBlock(Rules):
         return super().can_block(g, blocker_id)
 
 
-@mutant("rested-pal-may-block", "B-13",
-        "Resting is read as the effect of blocking, not a condition of it, so a rested Pal "
-        "may block.")
+@mutant(
+    "rested-pal-may-block",
+    "B-13",
+    "Resting is read as the effect of blocking, not a condition of it, so a rested Pal may block.",
+)
 class RestedPalMayBlock(Rules):
     def can_block(self, g: GameState, blocker_id: str) -> bool:
         card = g.cards.get(blocker_id)
@@ -62,8 +64,9 @@ class RestedPalMayBlock(Rules):
         return super().can_block(g, blocker_id)
 
 
-@mutant("assigned-pal-may-block", "B-8",
-        "An assigned Pal is still in play, so it is allowed to block.")
+@mutant(
+    "assigned-pal-may-block", "B-8", "An assigned Pal is still in play, so it is allowed to block."
+)
 class AssignedPalMayBlock(Rules):
     def can_block(self, g: GameState, blocker_id: str) -> bool:
         card = g.cards.get(blocker_id)
@@ -73,9 +76,12 @@ class AssignedPalMayBlock(Rules):
         return super().can_block(g, blocker_id)
 
 
-@mutant("block-step-skipped-when-no-blocker", "B-13",
-        "When the defender has no Pal that can block, the block step is skipped and the quick "
-        "step begins at once.")
+@mutant(
+    "block-step-skipped-when-no-blocker",
+    "B-13",
+    "When the defender has no Pal that can block, the block step is skipped and the quick "
+    "step begins at once.",
+)
 class BlockStepSkipped(Rules):
     def after_attack(self, g: GameState, a: Mapping[str, Any]) -> None:
         super().after_attack(g, a)
@@ -84,9 +90,12 @@ class BlockStepSkipped(Rules):
             self.enter_quick_step(g)
 
 
-@mutant("blocked-master-attack-still-hits-master", "B-13",
-        "A block is read as adding a battle, not as changing the target: a blocked attack on "
-        "the master battles the blocker and still takes the master's life.")
+@mutant(
+    "blocked-master-attack-still-hits-master",
+    "B-13",
+    "A block is read as adding a battle, not as changing the target: a blocked attack on "
+    "the master battles the blocker and still takes the master's life.",
+)
 class BlockedMasterAttackStillHitsMaster(Rules):
     def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None
@@ -110,127 +119,156 @@ class BlockedMasterAttackStillHitsMaster(Rules):
         super().battle(g)
 
 
-@mutant("block-in-quick-step", "B-13",
-        "A block may still be declared in the quick step, as long as the attack is not "
-        "blocked yet.")
+@mutant(
+    "block-in-quick-step",
+    "B-13",
+    "A block may still be declared in the quick step, as long as the attack is not blocked yet.",
+)
 class BlockInQuickStep(Rules):
-    def check_block(self, g: GameState, a: Mapping[str, Any]) -> None:
-        if g.step == "quick" and g.attack is not None and not g.attack.blocked \
-                and a["player"] == g.attack.defender:
+    def check_block(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        if (
+            g.step == "quick"
+            and g.attack is not None
+            and not g.attack.blocked
+            and a["player"] == g.attack.defender
+        ):
             g = g.copy()
             g.step = "block"
             g.priority = a["player"]
-        super().check_block(g, a)
+        return super().check_block(g, a)
 
 
-@mutant("assault-attack-ignores-block", "assault.1",
-        "Assault is read as \"this card chooses what it fights\", so a block is recorded but "
-        "the Assault attacker still battles its chosen target (against I-4).")
+@mutant(
+    "assault-attack-ignores-block",
+    "assault.1",
+    'Assault is read as "this card chooses what it fights", so a block is recorded but '
+    "the Assault attacker still battles its chosen target (against I-4).",
+)
 class AssaultAttackIgnoresBlock(Rules):
     def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None
         target = g.attack.target
         pending = super().move_block(g, a)
-        if self.has(g.cards[g.attack.attacker], "may_target_standing"):
+        if g.cards[g.attack.attacker].has("assault"):
             g.attack.target = target
         return pending
 
 
-@mutant("stealth-skips-block-step", "B-13",
-        "When the attacker has Stealth there is nothing to decide in the block step, so it is "
-        "skipped and the quick step begins at once (against \"the block step always "
-        "happens\").")
+@mutant(
+    "stealth-skips-block-step",
+    "B-13",
+    "When the attacker has Stealth there is nothing to decide in the block step, so it is "
+    'skipped and the quick step begins at once (against "the block step always '
+    'happens").',
+)
 class StealthSkipsBlockStep(Rules):
     def after_attack(self, g: GameState, a: Mapping[str, Any]) -> None:
         super().after_attack(g, a)
         assert g.attack is not None
-        if self.has(g.cards[g.attack.attacker], "prevents_block"):
+        if g.cards[g.attack.attacker].has("stealth"):
             self.enter_quick_step(g)
 
 
 # ---------------------------------------------------------------- Stealth (stealth.1)
+#
+# `Stealth.forbids_block` is asked, whenever a card in play has Stealth, whether the blocker
+# (None for an unknown id) may not block the attacker's attack.
 
 
-@keyword_mutant("stealth-ignored", "stealth.1",
-                "Stealth is taken for flavour text: its Pal can be blocked.")
+@keyword_mutant(
+    "stealth-ignored", "stealth.1", "Stealth is taken for flavour text: its Pal can be blocked."
+)
 class StealthIgnored(Stealth):
-    def prevents_block(self) -> bool:
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
         return False
 
 
-@mutant("stealth-pal-cannot-block", "stealth.1",
-        "\"Cannot be blocked\" is read as \"cannot block\": a Stealth Pal may not block, while "
-        "it may be blocked.")
-class StealthPalCannotBlock(Rules):
-    def can_block(self, g: GameState, blocker_id: str) -> bool:
-        attack = g.attack
-        assert attack is not None
-        attacker, blocker = g.cards.get(attack.attacker), g.cards.get(blocker_id)
-        if blocker is not None and self.has(blocker, "prevents_block"):
-            return False
-        if attacker is not None and self.has(attacker, "prevents_block"):
-            g = g.copy()
-            g.cards[attacker.id].card = _without_keyword(attacker, "stealth")
-        return super().can_block(g, blocker_id)
+@keyword_mutant(
+    "stealth-pal-cannot-block",
+    "stealth.1",
+    '"Cannot be blocked" is read as "cannot block": a Stealth Pal may not '
+    "block, while it may be blocked.",
+)
+class StealthPalCannotBlock(Stealth):
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
+        return blocker is not None and blocker.has(self.id)
 
 
-@mutant("stealth-on-target-prevents-block", "stealth.1",
-        "Stealth is read as protecting its Pal's fights, so an attack on a Stealth Pal cannot "
-        "be blocked either.")
-class StealthOnTargetPreventsBlock(Rules):
-    def can_block(self, g: GameState, blocker_id: str) -> bool:
-        attack = g.attack
-        assert attack is not None
-        target = g.cards.get(attack.target)
-        if target is not None and self.has(target, "prevents_block"):
-            return False
-        return super().can_block(g, blocker_id)
+@keyword_mutant(
+    "stealth-on-target-prevents-block",
+    "stealth.1",
+    "Stealth is read as protecting its Pal's fights, so an attack on a Stealth Pal "
+    "cannot be blocked either.",
+)
+class StealthOnTargetPreventsBlock(Stealth):
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
+        assert game.attack is not None
+        target = game.cards.get(game.attack.target)
+        return (target is not None and target.has(self.id)) or super().forbids_block(
+            game, attacker, blocker
+        )
 
 
-@mutant("stealth-pal-cannot-be-attacked", "stealth.1",
-        "Stealth is read as hiding its Pal, so a Stealth Pal cannot be targeted by an attack "
-        "either.")
+@mutant(
+    "stealth-pal-cannot-be-attacked",
+    "stealth.1",
+    "Stealth is read as hiding its Pal, so a Stealth Pal cannot be targeted by an attack either.",
+)
 class StealthPalCannotBeAttacked(Rules):
     def targetable(self, g: GameState, attacker: CardState) -> list[str]:
-        return [cid for cid in super().targetable(g, attacker)
-                if not self.has(g.cards[cid], "prevents_block")]
+        return [cid for cid in super().targetable(g, attacker) if not g.cards[cid].has("stealth")]
+
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        # only the choice is refused (illegal-target): Taunt still counts a Stealth Pal
+        return self.restricted(g, attacker, ["master"] + super().targetable(g, attacker))
 
 
-@mutant("stealth-pal-cannot-block-either", "stealth.1",
-        "Stealth is read as both hiding and keeping out of fights: a Stealth Pal cannot be "
-        "blocked and cannot block.")
-class StealthPalCannotBlockEither(Rules):
-    def can_block(self, g: GameState, blocker_id: str) -> bool:
-        blocker = g.cards.get(blocker_id)
-        if blocker is not None and self.has(blocker, "prevents_block"):
-            return False
-        return super().can_block(g, blocker_id)
+@keyword_mutant(
+    "stealth-pal-cannot-block-either",
+    "stealth.1",
+    "Stealth is read as both hiding and keeping out of fights: a Stealth Pal cannot "
+    "be blocked and cannot block.",
+)
+class StealthPalCannotBlockEither(Stealth):
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
+        return (blocker is not None and blocker.has(self.id)) or super().forbids_block(
+            game, attacker, blocker
+        )
 
 
-@mutant("stealth-aura", "stealth.1",
-        "Stealth is read as a continuous ability for its side, so no attack by a player with a "
-        "Stealth Pal in the battle area can be blocked.")
-class StealthAura(Rules):
-    def can_block(self, g: GameState, blocker_id: str) -> bool:
-        attack = g.attack
-        assert attack is not None
-        attacker = g.cards.get(attack.attacker)
-        if attacker is not None and any(self.has(c, "prevents_block")
-                                        for c in g.zone(attacker.owner, "battle")):
-            return False
-        return super().can_block(g, blocker_id)
+@keyword_mutant(
+    "stealth-aura",
+    "stealth.1",
+    "Stealth is read as a continuous ability for its side, so no attack by a player "
+    "with a Stealth Pal in the battle area can be blocked.",
+)
+class StealthAura(Stealth):
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
+        return super().forbids_block(game, attacker, blocker) or any(
+            c.has(self.id) for c in game.zone(attacker.owner, "battle")
+        )
 
 
-@mutant("stealth-blockable-by-stealth", "stealth.1",
-        "Stealth is read like the Shadow of other games: a Stealth attacker cannot be blocked "
-        "except by a Stealth Pal.")
-class StealthBlockableByStealth(Rules):
-    def can_block(self, g: GameState, blocker_id: str) -> bool:
-        attack = g.attack
-        assert attack is not None
-        attacker, blocker = g.cards.get(attack.attacker), g.cards.get(blocker_id)
-        if attacker is not None and blocker is not None and self.has(blocker, "prevents_block") \
-                and self.has(attacker, "prevents_block"):
-            g = g.copy()
-            g.cards[attacker.id].card = _without_keyword(attacker, "stealth")
-        return super().can_block(g, blocker_id)
+@keyword_mutant(
+    "stealth-blockable-by-stealth",
+    "stealth.1",
+    "Stealth is read like the Shadow of other games: a Stealth attacker cannot be "
+    "blocked except by a Stealth Pal.",
+)
+class StealthBlockableByStealth(Stealth):
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
+        return super().forbids_block(game, attacker, blocker) and not (
+            blocker is not None and blocker.has(self.id)
+        )

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from oracle.model import Attack, CardState, GameState
-from oracle.rules import Pending, Rules
+from oracle.rules import Pending, Refusal, Rules
 
 from . import mutant
 
 
-@mutant("interrupt-pays-printed-cost", "interrupt.2",
-        "The first way's ① is read as \"pay the card's cost\", so the Interrupt card's printed "
-        "cost is paid instead of exactly 1 energy.")
+@mutant(
+    "interrupt-pays-printed-cost",
+    "interrupt.2",
+    "The first way's ① is read as \"pay the card's cost\", so the Interrupt card's printed "
+    "cost is paid instead of exactly 1 energy.",
+)
 class InterruptPaysPrintedCost(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         pending = super().move_interrupt(g, a)
@@ -21,9 +25,12 @@ class InterruptPaysPrintedCost(Rules):
         return pending
 
 
-@mutant("interrupt-discard-way-costs-energy", "interrupt.3",
-        "The ① is read as applying to both ways, so the second way (discarding another card) "
-        "also costs 1 energy.")
+@mutant(
+    "interrupt-discard-way-costs-energy",
+    "interrupt.3",
+    "The ① is read as applying to both ways, so the second way (discarding another card) "
+    "also costs 1 energy.",
+)
 class DiscardWayCostsEnergy(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         pending = super().move_interrupt(g, a)
@@ -32,34 +39,44 @@ class DiscardWayCostsEnergy(Rules):
         return pending
 
 
-@mutant("interrupt-discard-may-name-itself", "interrupt.3",
-        "\"Discard this card and 1 other card\" is read loosely: naming the Interrupt card "
-        "itself as the other card is accepted.")
+@mutant(
+    "interrupt-discard-may-name-itself",
+    "interrupt.3",
+    '"Discard this card and 1 other card" is read loosely: naming the Interrupt card '
+    "itself as the other card is accepted.",
+)
 class DiscardMayNameItself(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if a["pay"] == "discard" and a.get("discard") == a["card"]:
             a = {**a, "pay": "energy"}
             g = g.copy()
             g.energy[a["player"]] = max(g.energy[a["player"]], 1)
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
 
-@mutant("interrupt-event-effect-resolves", "interrupt.4",
-        "An event card with Interrupt is played as an event: the attack is nullified and the "
-        "event's own effect resolves too.")
+@mutant(
+    "interrupt-event-effect-resolves",
+    "interrupt.4",
+    "An event card with Interrupt is played as an event: the attack is nullified and the "
+    "event's own effect resolves too.",
+)
 class InterruptEventEffectResolves(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         pending = super().move_interrupt(g, a)
         card = g.cards[a["card"]]
         if card.card.effect is not None:
-            pending.append(Pending(card.id, card.owner, card.card.effect,
-                                   source_is_card_in_play=False))
+            pending.append(
+                Pending(card.id, card.owner, card.card.effect, source_is_card_in_play=False)
+            )
         return pending
 
 
-@mutant("interrupt-undoes-on-attack-pumps", "interrupt.4",
-        "Nullifying is read as undoing the attack, so the attacker loses the power its On "
-        "Attack abilities (Brave) gave it (against I-6).")
+@mutant(
+    "interrupt-undoes-on-attack-pumps",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack, so the attacker loses the power its On "
+    "Attack abilities (Brave) gave it (against I-6).",
+)
 class InterruptUndoesPumps(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None
@@ -68,9 +85,11 @@ class InterruptUndoesPumps(Rules):
         return super().move_interrupt(g, a)
 
 
-@mutant("interrupt-stands-attacker", "interrupt.4",
-        "Nullifying is read as undoing the attack, so the attacker stands again (against "
-        "I-6).")
+@mutant(
+    "interrupt-stands-attacker",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack, so the attacker stands again (against I-6).",
+)
 class InterruptStandsAttacker(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None
@@ -81,50 +100,62 @@ class InterruptStandsAttacker(Rules):
         return pending
 
 
-@mutant("interrupt-on-own-attack", "interrupt.1",
-        "Interrupt is treated as any Quick ability, so the attacking player may use it to "
-        "nullify their own attack.")
+@mutant(
+    "interrupt-on-own-attack",
+    "interrupt.1",
+    "Interrupt is treated as any Quick ability, so the attacking player may use it to "
+    "nullify their own attack.",
+)
 class InterruptOnOwnAttack(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if g.step == "quick" and g.attack is not None and a["player"] == g.priority:
             g = g.copy()
             assert g.attack is not None
             g.attack.defender = a["player"]
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
 
-@mutant("interrupt-in-block-step", "interrupt.1",
-        "Interrupt may be used as soon as the attack is declared, in the block step too.")
+@mutant(
+    "interrupt-in-block-step",
+    "interrupt.1",
+    "Interrupt may be used as soon as the attack is declared, in the block step too.",
+)
 class InterruptInBlockStep(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if g.step == "block":
             g = g.copy()
             g.step = "quick"
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
 
-@mutant("interrupt-in-main-phase", "interrupt.1",
-        "Interrupt is Quick, and Quick cards may also be used in the main phase (I-5 read "
-        "without its exception), so it may be used there with nothing to nullify.")
+@mutant(
+    "interrupt-in-main-phase",
+    "interrupt.1",
+    "Interrupt is Quick, and Quick cards may also be used in the main phase (I-5 read "
+    "without its exception), so it may be used there with nothing to nullify.",
+)
 class InterruptInMainPhase(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if g.step == "main" and a["player"] == g.active:
             g = g.copy()
             g.step = "quick"
             g.priority = a["player"]
             g.attack = Attack(attacker="", target="master", defender=a["player"])
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
 
-@mutant("interrupt-energy-way-free", "interrupt.2",
-        "The ① in \"[①, discard this card]\" is read as a label numbering the first way, not "
-        "as a cost, so the first way costs no energy.")
+@mutant(
+    "interrupt-energy-way-free",
+    "interrupt.2",
+    'The ① in "[①, discard this card]" is read as a label numbering the first way, not '
+    "as a cost, so the first way costs no energy.",
+)
 class InterruptEnergyWayFree(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if a["pay"] == "energy":
             g = g.copy()
             g.energy[a["player"]] = max(g.energy[a["player"]], 1)
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         pending = super().move_interrupt(g, a)
@@ -133,9 +164,12 @@ class InterruptEnergyWayFree(Rules):
         return pending
 
 
-@mutant("interrupt-discard-way-keeps-other-card", "interrupt.3",
-        "The second way's \"1 other card\" is checked but not discarded: only the Interrupt "
-        "card goes to the graveyard.")
+@mutant(
+    "interrupt-discard-way-keeps-other-card",
+    "interrupt.3",
+    'The second way\'s "1 other card" is checked but not discarded: only the Interrupt '
+    "card goes to the graveyard.",
+)
 class DiscardWayKeepsOtherCard(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         if a["pay"] != "discard":
@@ -147,22 +181,27 @@ class DiscardWayKeepsOtherCard(Rules):
         return pending
 
 
-@mutant("interrupt-discard-from-anywhere", "interrupt.3",
-        "The second way's \"1 other card\" is read as any other card of yours, not only one in "
-        "hand, so a card in play or in the graveyard may be named for it.")
+@mutant(
+    "interrupt-discard-from-anywhere",
+    "interrupt.3",
+    'The second way\'s "1 other card" is read as any other card of yours, not only one in '
+    "hand, so a card in play or in the graveyard may be named for it.",
+)
 class DiscardFromAnywhere(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         other_card = g.cards.get(a.get("discard", "")) if a["pay"] == "discard" else None
-        if other_card is not None and other_card.owner == a["player"] \
-                and other_card.zone != "hand":
+        if other_card is not None and other_card.owner == a["player"] and other_card.zone != "hand":
             g = g.copy()
             g.cards[other_card.id].zone = "hand"
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
 
-@mutant("interrupt-stands-blocker", "interrupt.4",
-        "Nullifying is read as undoing the attack, so a Pal that blocked it stands again "
-        "(against B-14 and I-6).")
+@mutant(
+    "interrupt-stands-blocker",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack, so a Pal that blocked it stands again "
+    "(against B-14 and I-6).",
+)
 class InterruptStandsBlocker(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None
@@ -173,40 +212,52 @@ class InterruptStandsBlocker(Rules):
         return pending
 
 
-@mutant("interrupt-without-priority", "interrupt.1",
-        "Interrupt is read as usable at any moment of the quick step, so the defending player "
-        "may use it while the attacking player is to act.")
+@mutant(
+    "interrupt-without-priority",
+    "interrupt.1",
+    "Interrupt is read as usable at any moment of the quick step, so the defending player "
+    "may use it while the attacking player is to act.",
+)
 class InterruptWithoutPriority(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if g.step == "quick" and a["player"] != g.priority:
             g = g.copy()
             g.priority = a["player"]
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
 
-@mutant("interrupt-any-card", "interrupt.1",
-        "The card used with `interrupt` is not checked for the keyword: any card in hand "
-        "nullifies the attack when discarded that way.")
+@mutant(
+    "interrupt-any-card",
+    "interrupt.1",
+    "The card used with `interrupt` is not checked for the keyword: any card in hand "
+    "nullifies the attack when discarded that way.",
+)
 class InterruptAnyCard(Rules):
-    def has(self, card: CardState, hook: str) -> bool:
-        return hook == "is_interrupt" or super().has(card, hook)
+    def is_interrupt(self, card: CardState) -> bool:
+        return True
 
 
-@mutant("interrupt-from-play", "interrupt.1",
-        "Interrupt is treated as any activated ability, usable from play as well, so an "
-        "Interrupt Pal in the battle area may be discarded from there to nullify.")
+@mutant(
+    "interrupt-from-play",
+    "interrupt.1",
+    "Interrupt is treated as any activated ability, usable from play as well, so an "
+    "Interrupt Pal in the battle area may be discarded from there to nullify.",
+)
 class InterruptFromPlay(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         card = g.cards.get(a["card"])
         if card is not None and card.owner == a["player"] and card.in_play:
             g = g.copy()
             g.cards[card.id].zone = "hand"
-        super().check_interrupt(g, a)
+        return super().check_interrupt(g, a)
 
 
-@mutant("interrupt-nullify-waits-for-passes", "interrupt.4",
-        "A nullified attack is only marked as such: the quick step goes on until both players "
-        "pass, and then no battle happens (against B-14: it ends at once).")
+@mutant(
+    "interrupt-nullify-waits-for-passes",
+    "interrupt.4",
+    "A nullified attack is only marked as such: the quick step goes on until both players "
+    "pass, and then no battle happens (against B-14: it ends at once).",
+)
 class NullifyWaitsForPasses(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         assert g.attack is not None

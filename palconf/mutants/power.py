@@ -10,59 +10,78 @@ from oracle.model import CardState, GameState, KeywordInstance, Player
 from oracle.rules import Pending, Rules
 
 from . import keyword_mutant, mutant
-from .triggers import first_instance
+from .pumps import first_instance
 
 # ---------------------------------------------------------------- Nocturnal (nocturnal.1–2)
 
 
-@keyword_mutant("nocturnal-always-on", "nocturnal.2",
-                "The night condition is missed: a Nocturnal card always has 300 more power.")
+@keyword_mutant(
+    "nocturnal-always-on",
+    "nocturnal.2",
+    "The night condition is missed: a Nocturnal card always has 300 more power.",
+)
 class NocturnalAlwaysOn(Nocturnal):
     def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
         return self.BONUS
 
 
-@keyword_mutant("nocturnal-bonus-3000", "nocturnal.1",
-                "The bonus is taken to be on the scale of printed powers (thousands): 3000, "
-                "not 300.")
+@keyword_mutant(
+    "nocturnal-bonus-3000",
+    "nocturnal.1",
+    "The bonus is taken to be on the scale of printed powers (thousands): 3000, not 300.",
+)
 class NocturnalBonus3000(Nocturnal):
     BONUS = 3000
 
 
-@keyword_mutant("nocturnal-first-instance-only", "nocturnal.1",
-                "Nocturnal is treated as not cumulative: two instances add 300 only (against "
-                "I-3).")
+@keyword_mutant(
+    "nocturnal-first-instance-only",
+    "nocturnal.1",
+    "Nocturnal is treated as not cumulative: two instances add 300 only (against I-3).",
+)
 class NocturnalFirstInstanceOnly(Nocturnal):
     def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
         return super().power_bonus(game, card, instance) if first_instance(card, instance) else 0
 
 
-@keyword_mutant("nocturnal-ignored", "nocturnal.1",
-                "Nocturnal is taken for flavour text: its card gets nothing at night.")
+@keyword_mutant(
+    "nocturnal-ignored",
+    "nocturnal.1",
+    "Nocturnal is taken for flavour text: its card gets nothing at night.",
+)
 class NocturnalIgnored(Nocturnal):
     def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
         return 0
 
 
-@keyword_mutant("nocturnal-only-on-own-turn", "nocturnal.1",
-                "Nocturnal is read as \"attacks better at night\": the bonus applies only on its "
-                "controller's turn.")
+@keyword_mutant(
+    "nocturnal-only-on-own-turn",
+    "nocturnal.1",
+    'Nocturnal is read as "attacks better at night": the bonus applies only on its '
+    "controller's turn.",
+)
 class NocturnalOnlyOnOwnTurn(Nocturnal):
     def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
         return super().power_bonus(game, card, instance) if card.owner == game.active else 0
 
 
-@keyword_mutant("nocturnal-not-on-structures", "nocturnal.1",
-                "Nocturnal is read as a battle-area bonus, so a Nocturnal Pal assigned to a "
-                "structure does not get it at night (against I-9).")
+@keyword_mutant(
+    "nocturnal-not-on-structures",
+    "nocturnal.1",
+    "Nocturnal is read as a battle-area bonus, so a Nocturnal Pal assigned to a "
+    "structure does not get it at night (against I-9).",
+)
 class NocturnalNotOnStructures(Nocturnal):
     def power_bonus(self, game: GameState, card: CardState, instance: KeywordInstance) -> int:
         return 0 if card.zone == "assigned" else super().power_bonus(game, card, instance)
 
 
-@mutant("nocturnal-out-of-play", "nocturnal.1",
-        "Nocturnal is applied to its card wherever it is, so at night a Nocturnal Pal in hand "
-        "or in the graveyard shows 300 more than its printed power.")
+@mutant(
+    "nocturnal-out-of-play",
+    "nocturnal.1",
+    "Nocturnal is applied to its card wherever it is, so at night a Nocturnal Pal in hand "
+    "or in the graveyard shows 300 more than its printed power.",
+)
 class NocturnalOutOfPlay(Rules):
     def power(self, g: GameState, card: CardState) -> int | None:
         total = super().power(g, card)
@@ -74,9 +93,12 @@ class NocturnalOutOfPlay(Rules):
 # ---------------------------------------------------------------- the power total (B-18)
 
 
-@mutant("power-floor-per-step", "B-18",
-        "The floor at 0 is applied after each change rather than to the total, so 1000, then "
-        "-2000, then +1500 gives 1500.")
+@mutant(
+    "power-floor-per-step",
+    "B-18",
+    "The floor at 0 is applied after each change rather than to the total, so 1000, then "
+    "-2000, then +1500 gives 1500.",
+)
 class PowerFloorPerStep(Rules):
     def power(self, g: GameState, card: CardState) -> int | None:
         if card.card.kind != "pal":
@@ -92,20 +114,28 @@ class PowerFloorPerStep(Rules):
         return total
 
 
-@mutant("power-not-floored", "B-18",
-        "Power is not floored at 0: a large enough decrease leaves it negative.")
+@mutant(
+    "power-not-floored",
+    "B-18",
+    "Power is not floored at 0: a large enough decrease leaves it negative.",
+)
 class PowerNotFloored(Rules):
     def power(self, g: GameState, card: CardState) -> int | None:
         if card.card.kind != "pal" or not card.in_play:
             return super().power(g, card)
-        return (card.card.power
-                + sum(self.kw(i.id).power_bonus(g, card, i) for i in card.card.keywords)
-                + sum(p.amount for p in g.pumps if p.card == card.id))
+        return (
+            card.card.power
+            + sum(self.kw(i.id).power_bonus(g, card, i) for i in card.card.keywords)
+            + sum(p.amount for p in g.pumps if p.card == card.id)
+        )
 
 
-@mutant("power-floor-before-continuous-bonus", "B-18",
-        "The floor at 0 is applied to the printed power and the until-end-of-turn changes, and "
-        "continuous bonuses (Nocturnal) are added after it.")
+@mutant(
+    "power-floor-before-continuous-bonus",
+    "B-18",
+    "The floor at 0 is applied to the printed power and the until-end-of-turn changes, and "
+    "continuous bonuses (Nocturnal) are added after it.",
+)
 class PowerFloorBeforeContinuousBonus(Rules):
     def power(self, g: GameState, card: CardState) -> int | None:
         if card.card.kind != "pal" or not card.in_play:
@@ -114,14 +144,21 @@ class PowerFloorBeforeContinuousBonus(Rules):
         return base + sum(self.kw(i.id).power_bonus(g, card, i) for i in card.card.keywords)
 
 
-@mutant("battle-uses-unfloored-power", "B-18",
-        "The floor at 0 is applied only to the power shown: battle compares the unfloored "
-        "totals, so a Pal brought below 0 loses to a Pal of power 0.")
+@mutant(
+    "battle-uses-unfloored-power",
+    "B-18",
+    "The floor at 0 is applied only to the power shown: battle compares the unfloored "
+    "totals, so a Pal brought below 0 loses to a Pal of power 0.",
+)
 class BattleUsesUnflooredPower(Rules):
     def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
         def raw(c: CardState) -> int:
-            return (c.card.power + sum(self.kw(i.id).power_bonus(g, c, i) for i in c.card.keywords)
-                    + sum(p.amount for p in g.pumps if p.card == c.id))
+            return (
+                c.card.power
+                + sum(self.kw(i.id).power_bonus(g, c, i) for i in c.card.keywords)
+                + sum(p.amount for p in g.pumps if p.card == c.id)
+            )
+
         pa, pt = raw(attacker), raw(target)
         if pa != pt:
             return [attacker.id] if pa < pt else [target.id]
@@ -131,16 +168,18 @@ class BattleUsesUnflooredPower(Rules):
 # ---------------------------------------------------------------- life and the end (B-20)
 
 
-@mutant("life-clamped-at-zero", "B-20",
-        "Life is shown clamped at 0 instead of as it is.")
+@mutant("life-clamped-at-zero", "B-20", "Life is shown clamped at 0 instead of as it is.")
 class LifeClampedAtZero(Rules):
     def lose_life(self, g: GameState, player: Player, amount: int) -> None:
         super().lose_life(g, player, amount)
         g.life[player] = max(0, g.life[player])
 
 
-@mutant("master-loses-below-zero-only", "B-20",
-        "A master is taken to lose only below 0 life; at exactly 0 the game goes on.")
+@mutant(
+    "master-loses-below-zero-only",
+    "B-20",
+    "A master is taken to lose only below 0 life; at exactly 0 the game goes on.",
+)
 class LosesBelowZeroOnly(Rules):
     def lose_life(self, g: GameState, player: Player, amount: int) -> None:
         if g.life[player] - amount == 0:
@@ -149,21 +188,28 @@ class LosesBelowZeroOnly(Rules):
         super().lose_life(g, player, amount)
 
 
-@mutant("abilities-resolve-after-loss", "B-20",
-        "The loss is checked only once the action's abilities have all resolved, so the "
-        "abilities after a lethal one still resolve.")
+@mutant(
+    "abilities-resolve-after-loss",
+    "B-20",
+    "The loss is checked only once the action's abilities have all resolved, so the "
+    "abilities after a lethal one still resolve.",
+)
 class AbilitiesResolveAfterLoss(Rules):
     def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
         for p in pending:
             self.resolve_effect(g, p)
 
 
-@mutant("battle-triggers-resolve-after-loss", "B-20",
-        "The loss is checked only once a battle's triggered abilities have all resolved, so a "
-        "Retaliate or a second Breakthrough after a lethal one still resolves.")
+@mutant(
+    "battle-triggers-resolve-after-loss",
+    "B-20",
+    "The loss is checked only once a battle's triggered abilities have all resolved, so a "
+    "Retaliate or a second Breakthrough after a lethal one still resolves.",
+)
 class BattleTriggersResolveAfterLoss(Rules):
-    def resolve_battle_triggers(self, g: GameState, battle: Battle,
-                                queue: list[BattleTrigger]) -> None:
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
         while queue:
             t = queue.pop(0)
             if t.kind == "damage":
@@ -172,13 +218,19 @@ class BattleTriggersResolveAfterLoss(Rules):
             elif t.kind == "retaliate" and g.cards[t.foe].zone == "battle":
                 foe = g.cards[t.foe]
                 self.put_into_graveyard(g, foe)
-                queue += [u for inst in foe.card.keywords
-                          for u in self.kw(inst.id).died_after_battle(battle, foe, inst)]
+                queue += [
+                    u
+                    for inst in foe.card.keywords
+                    for u in self.kw(inst.id).died_after_battle(battle, foe, inst)
+                ]
 
 
-@mutant("actions-accepted-after-game-over", "B-20",
-        "Winning is recorded but does not stop the game: actions are still accepted after a "
-        "master has lost, and the game goes on from there.")
+@mutant(
+    "actions-accepted-after-game-over",
+    "B-20",
+    "Winning is recorded but does not stop the game: actions are still accepted after a "
+    "master has lost, and the game goes on from there.",
+)
 class ActionsAcceptedAfterGameOver(Rules):
     def try_action(self, state: GameState, action: Any) -> GameState:
         if state.step == "over":
@@ -187,10 +239,13 @@ class ActionsAcceptedAfterGameOver(Rules):
         return super().try_action(state, action)
 
 
-@mutant("active-player-wins-on-loss", "B-20",
-        "The player whose turn it is is taken to have won whenever a master reaches 0 life, as "
-        "if only their own attacks could end the game, so a master who brings their own life "
-        "to 0 wins.")
+@mutant(
+    "active-player-wins-on-loss",
+    "B-20",
+    "The player whose turn it is is taken to have won whenever a master reaches 0 life, as "
+    "if only their own attacks could end the game, so a master who brings their own life "
+    "to 0 wins.",
+)
 class ActivePlayerWinsOnLoss(Rules):
     def lose_life(self, g: GameState, player: Player, amount: int) -> None:
         super().lose_life(g, player, amount)

@@ -3,8 +3,9 @@ as quick actions see them (B-13, B-14)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from oracle.keywords import Quick
 from oracle.model import CardState, GameState, other
@@ -15,61 +16,82 @@ from . import keyword_mutant, mutant
 # ---------------------------------------------------------------- Quick (quick.1–3)
 
 
-@keyword_mutant("quick-events-not-quick", "quick.2",
-                "Quick is read as a mark of activated abilities only, so a Quick event card "
-                "cannot be played in the quick step.")
+@keyword_mutant(
+    "quick-events-not-quick",
+    "quick.2",
+    "Quick is read as a mark of activated abilities only, so a Quick event card "
+    "cannot be played in the quick step.",
+)
 class QuickForAbilitiesOnly(Quick):
-    def makes_event_quick(self) -> bool:
+    def makes_quick(self, card: CardState) -> bool:
         return False
 
 
-@mutant("quick-ability-flag-ignored", "quick.1",
-        "An activated ability's own Quick flag is not looked at, so no activated ability can "
-        "be used in the quick step.")
+@mutant(
+    "quick-ability-flag-ignored",
+    "quick.1",
+    "An activated ability's own Quick flag is not looked at, so no activated ability can "
+    "be used in the quick step.",
+)
 class AbilityQuickFlagIgnored(Rules):
-    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
-                           is_quick: Callable[[], bool | None]) -> None:
+    def check_quick_timing(
+        self, g: GameState, action: Mapping[str, Any], is_quick: Callable[[], bool | None]
+    ) -> Iterator[Refusal]:
         if action["do"] == "activate":
             found = is_quick()
             is_quick = lambda: None if found is None else False  # noqa: E731
-        super().check_quick_timing(g, action, is_quick)
+        return super().check_quick_timing(g, action, is_quick)
 
 
-@mutant("quick-step-allows-any-event", "quick.3",
-        "Quick is read as a reminder rather than a permission, so any event may be played in "
-        "the quick step.")
+@mutant(
+    "quick-step-allows-any-event",
+    "quick.3",
+    "Quick is read as a reminder rather than a permission, so any event may be played in "
+    "the quick step.",
+)
 class AnyEventInQuickStep(Rules):
     def is_quick_event(self, card: CardState) -> bool:
         return card.card.kind == "event"
 
 
-@mutant("quick-step-allows-any-ability", "quick.3",
-        "Activated abilities are treated as usable at any time, so an ability without Quick "
-        "may be activated in the quick step.")
+@mutant(
+    "quick-step-allows-any-ability",
+    "quick.3",
+    "Activated abilities are treated as usable at any time, so an ability without Quick "
+    "may be activated in the quick step.",
+)
 class AnyAbilityInQuickStep(Rules):
-    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
-                           is_quick: Callable[[], bool | None]) -> None:
+    def check_quick_timing(
+        self, g: GameState, action: Mapping[str, Any], is_quick: Callable[[], bool | None]
+    ) -> Iterator[Refusal]:
         if action["do"] == "activate":
             found = is_quick()
             is_quick = lambda: None if found is None else True  # noqa: E731
-        super().check_quick_timing(g, action, is_quick)
+        return super().check_quick_timing(g, action, is_quick)
 
 
-@mutant("quick-event-only-in-quick-step", "quick.2",
-        "\"Playable during the quick step\" is read as \"only during the quick step\", so a "
-        "Quick event is refused in its owner's main phase (against I-5).")
+@mutant(
+    "quick-event-only-in-quick-step",
+    "quick.2",
+    '"Playable during the quick step" is read as "only during the quick step", so a '
+    "Quick event is refused in its owner's main phase (against I-5).",
+)
 class QuickEventOnlyInQuickStep(Rules):
-    def check_play(self, g: GameState, a: Mapping[str, Any]) -> None:
-        super().check_play(g, a)
-        if g.step == "main" and self.is_quick_event(g.cards[a["card"]]):
-            raise Refusal("wrong-timing", "a Quick event is played in the quick step")
+    def check_play(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        refusals = list(super().check_play(g, a))
+        yield from refusals
+        if not refusals and g.step == "main" and self.is_quick_event(g.cards[a["card"]]):
+            yield Refusal("wrong-timing", "a Quick event is played in the quick step")
 
 
 # ---------------------------------------------------------------- the quick step (B-14)
 
 
-@mutant("quick-step-attacker-acts-first", "B-14",
-        "The active (attacking) player is given priority first in the quick step.")
+@mutant(
+    "quick-step-attacker-acts-first",
+    "B-14",
+    "The active (attacking) player is given priority first in the quick step.",
+)
 class AttackerActsFirst(Rules):
     def enter_quick_step(self, g: GameState) -> None:
         super().enter_quick_step(g)
@@ -77,8 +99,11 @@ class AttackerActsFirst(Rules):
         g.priority = other(g.attack.defender)
 
 
-@mutant("quick-step-one-pass-ends", "B-14",
-        "A single pass ends the quick step, and the battle follows at once.")
+@mutant(
+    "quick-step-one-pass-ends",
+    "B-14",
+    "A single pass ends the quick step, and the battle follows at once.",
+)
 class OnePassEndsQuickStep(Rules):
     def move_pass(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         if g.step == "quick" and g.attack is not None:
@@ -86,9 +111,12 @@ class OnePassEndsQuickStep(Rules):
         return super().move_pass(g, a)
 
 
-@mutant("quick-action-keeps-pass-count", "B-14",
-        "A quick action hands priority over but does not start the passes again, so a pass "
-        "before it and a pass after it end the step.")
+@mutant(
+    "quick-action-keeps-pass-count",
+    "B-14",
+    "A quick action hands priority over but does not start the passes again, so a pass "
+    "before it and a pass after it end the step.",
+)
 class ActionKeepsPassCount(Rules):
     def after_quick_action(self, g: GameState) -> None:
         passes = g.attack.passes if g.attack is not None else 0
@@ -97,32 +125,41 @@ class ActionKeepsPassCount(Rules):
             g.attack.passes = passes
 
 
-@mutant("quick-action-keeps-priority", "B-14",
-        "After a quick action the same player keeps priority and may act again until they "
-        "pass.")
+@mutant(
+    "quick-action-keeps-priority",
+    "B-14",
+    "After a quick action the same player keeps priority and may act again until they pass.",
+)
 class ActionKeepsPriority(Rules):
     def after_quick_action(self, g: GameState) -> None:
         if g.step == "quick" and g.attack is not None:
             g.attack.passes = 0
 
 
-@mutant("quick-step-ends-when-combatant-leaves", "B-14",
-        "The quick step (and the attack) ends as soon as the attacker or its target Pal leaves "
-        "the battle area, without waiting for two passes.")
+@mutant(
+    "quick-step-ends-when-combatant-leaves",
+    "B-14",
+    "The quick step (and the attack) ends as soon as the attacker or its target Pal leaves "
+    "the battle area, without waiting for two passes.",
+)
 class EndsWhenCombatantLeaves(Rules):
     def after_quick_action(self, g: GameState) -> None:
         super().after_quick_action(g)
         attack = g.attack
         if g.step == "quick" and attack is not None:
             gone = g.cards[attack.attacker].zone != "battle" or (
-                attack.target != "master" and g.cards[attack.target].zone != "battle")
+                attack.target != "master" and g.cards[attack.target].zone != "battle"
+            )
             if gone:
                 self.end_attack(g)
 
 
-@mutant("quick-step-only-after-block", "B-14",
-        "The quick step is read as part of a block, so when the defender passes in the block "
-        "step the battle follows at once.")
+@mutant(
+    "quick-step-only-after-block",
+    "B-14",
+    "The quick step is read as part of a block, so when the defender passes in the block "
+    "step the battle follows at once.",
+)
 class QuickStepOnlyAfterBlock(Rules):
     def move_pass(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         if g.step == "block":
@@ -131,9 +168,12 @@ class QuickStepOnlyAfterBlock(Rules):
         return super().move_pass(g, a)
 
 
-@mutant("block-step-pass-counts-in-quick-step", "B-14",
-        "The defending player's pass in the block step is counted toward the two passes that "
-        "end the quick step, so their next pass ends it before the attacking player may act.")
+@mutant(
+    "block-step-pass-counts-in-quick-step",
+    "B-14",
+    "The defending player's pass in the block step is counted toward the two passes that "
+    "end the quick step, so their next pass ends it before the attacking player may act.",
+)
 class BlockPassCountsInQuickStep(Rules):
     def enter_quick_step(self, g: GameState) -> None:
         super().enter_quick_step(g)
@@ -142,105 +182,143 @@ class BlockPassCountsInQuickStep(Rules):
             g.attack.passes = 1
 
 
-@mutant("quick-step-ignores-priority", "B-14",
-        "Either player may use a Quick card or ability at any moment of the quick step, "
-        "whoever is to act.")
+@mutant(
+    "quick-step-ignores-priority",
+    "B-14",
+    "Either player may use a Quick card or ability at any moment of the quick step, "
+    "whoever is to act.",
+)
 class QuickStepIgnoresPriority(Rules):
-    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
-                           is_quick: Callable[[], bool | None]) -> None:
+    def check_quick_timing(
+        self, g: GameState, action: Mapping[str, Any], is_quick: Callable[[], bool | None]
+    ) -> Iterator[Refusal]:
         if g.step == "quick" and action["player"] != g.priority:
             g = g.copy()
             g.priority = action["player"]
-        super().check_quick_timing(g, action, is_quick)
+        return super().check_quick_timing(g, action, is_quick)
 
 
-@mutant("quick-actions-in-block-step", "B-13",
-        "The block step is read as the first quick step, so the defending player may play a "
-        "Quick event or use a Quick ability there instead of blocking or passing.")
+@mutant(
+    "quick-actions-in-block-step",
+    "B-13",
+    "The block step is read as the first quick step, so the defending player may play a "
+    "Quick event or use a Quick ability there instead of blocking or passing.",
+)
 class QuickActionsInBlockStep(Rules):
-    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
-                           is_quick: Callable[[], bool | None]) -> None:
+    def check_quick_timing(
+        self, g: GameState, action: Mapping[str, Any], is_quick: Callable[[], bool | None]
+    ) -> Iterator[Refusal]:
         if g.step == "block":
             g = g.copy()
             g.step = "quick"
-        super().check_quick_timing(g, action, is_quick)
+        return super().check_quick_timing(g, action, is_quick)
 
 
-@mutant("quick-step-ends-when-attacker-leaves", "B-14",
-        "The quick step (and the attack) ends as soon as the attacker leaves the battle area, "
-        "without waiting for two passes.")
+@mutant(
+    "quick-step-ends-when-attacker-leaves",
+    "B-14",
+    "The quick step (and the attack) ends as soon as the attacker leaves the battle area, "
+    "without waiting for two passes.",
+)
 class EndsWhenAttackerLeaves(Rules):
     def after_quick_action(self, g: GameState) -> None:
         super().after_quick_action(g)
         attack = g.attack
-        if g.step == "quick" and attack is not None \
-                and g.cards[attack.attacker].zone != "battle":
+        if g.step == "quick" and attack is not None and g.cards[attack.attacker].zone != "battle":
             self.end_attack(g)
 
 
-@mutant("quick-step-ends-when-target-leaves", "B-14",
-        "The quick step (and the attack) ends as soon as the target Pal leaves the battle "
-        "area, without waiting for two passes.")
+@mutant(
+    "quick-step-ends-when-target-leaves",
+    "B-14",
+    "The quick step (and the attack) ends as soon as the target Pal leaves the battle "
+    "area, without waiting for two passes.",
+)
 class EndsWhenTargetLeaves(Rules):
     def after_quick_action(self, g: GameState) -> None:
         super().after_quick_action(g)
         attack = g.attack
-        if g.step == "quick" and attack is not None and attack.target != "master" \
-                and g.cards[attack.target].zone != "battle":
+        if (
+            g.step == "quick"
+            and attack is not None
+            and attack.target != "master"
+            and g.cards[attack.target].zone != "battle"
+        ):
             self.end_attack(g)
 
 
 # ---------------------------------------------------------------- Quick timing (quick.1–3, B-9)
 
 
-@mutant("quick-in-opponents-main-phase", "B-9",
-        "Quick is read as \"usable at any time\", so the non-active player may play a Quick "
-        "event or use a Quick ability in the opponent's main phase.")
+@mutant(
+    "quick-in-opponents-main-phase",
+    "B-9",
+    'Quick is read as "usable at any time", so the non-active player may play a Quick '
+    "event or use a Quick ability in the opponent's main phase.",
+)
 class QuickInOpponentsMainPhase(Rules):
-    def check_quick_timing(self, g: GameState, action: Mapping[str, Any],
-                           is_quick: Callable[[], bool | None]) -> None:
+    def check_quick_timing(
+        self, g: GameState, action: Mapping[str, Any], is_quick: Callable[[], bool | None]
+    ) -> Iterator[Refusal]:
         if g.step == "main" and action["player"] != g.active and is_quick():
-            return
-        super().check_quick_timing(g, action, is_quick)
+            return iter(())
+        return super().check_quick_timing(g, action, is_quick)
 
 
-@mutant("quick-ability-only-in-quick-step", "quick.1",
-        "\"May be played during the quick step\" is read as \"only during the quick step\", so "
-        "a Quick activated ability is refused in its owner's main phase (against I-5).")
+@mutant(
+    "quick-ability-only-in-quick-step",
+    "quick.1",
+    '"May be played during the quick step" is read as "only during the quick step", so '
+    "a Quick activated ability is refused in its owner's main phase (against I-5).",
+)
 class QuickAbilityOnlyInQuickStep(Rules):
-    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> None:
-        super().check_activate(g, a)
-        if g.step == "main" and g.cards[a["card"]].card.abilities[a["ability"]].quick:
-            raise Refusal("wrong-timing", "a Quick ability is used in the quick step")
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        refusals = list(super().check_activate(g, a))
+        yield from refusals
+        if (
+            not refusals
+            and g.step == "main"
+            and g.cards[a["card"]].card.abilities[a["ability"]].quick
+        ):
+            yield Refusal("wrong-timing", "a Quick ability is used in the quick step")
 
 
 def _abilities_made_quick(g: GameState, card_id: str) -> GameState:
     """A copy of `g` in which every activated ability of `card_id` is Quick."""
     g = g.copy()
     card = g.cards[card_id]
-    card.card = replace(card.card, abilities=tuple(
-        replace(ab, quick=True) if ab.when == "activate" else ab for ab in card.card.abilities))
+    card.card = replace(
+        card.card,
+        abilities=tuple(
+            replace(ab, quick=True) if ab.when == "activate" else ab for ab in card.card.abilities
+        ),
+    )
     return g
 
 
-@mutant("quick-keyword-on-pal-makes-abilities-quick", "quick.1",
-        "The Quick keyword written on a Pal or structure is read as making all of that card's "
-        "activated abilities Quick (the protocol ignores it there).")
+@mutant(
+    "quick-keyword-on-pal-makes-abilities-quick",
+    "quick.1",
+    "The Quick keyword written on a Pal or structure is read as making all of that card's "
+    "activated abilities Quick (the protocol ignores it there).",
+)
 class QuickKeywordOnCardMakesAbilitiesQuick(Rules):
-    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         card = g.cards.get(a["card"])
         if g.step == "quick" and card is not None and card.has("quick"):
             g = _abilities_made_quick(g, card.id)
-        super().check_activate(g, a)
+        return super().check_activate(g, a)
 
 
-@mutant("one-quick-ability-makes-card-quick", "quick.1",
-        "Quick is read as a mark of the card rather than of one ability, so a card with one "
-        "Quick activated ability may use any of its activated abilities in the quick step.")
+@mutant(
+    "one-quick-ability-makes-card-quick",
+    "quick.1",
+    "Quick is read as a mark of the card rather than of one ability, so a card with one "
+    "Quick activated ability may use any of its activated abilities in the quick step.",
+)
 class OneQuickAbilityMakesCardQuick(Rules):
-    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> None:
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         card = g.cards.get(a["card"])
-        if g.step == "quick" and card is not None and any(ab.quick
-                                                          for ab in card.card.abilities):
+        if g.step == "quick" and card is not None and any(ab.quick for ab in card.card.abilities):
             g = _abilities_made_quick(g, card.id)
-        super().check_activate(g, a)
+        return super().check_activate(g, a)

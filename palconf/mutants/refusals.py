@@ -10,29 +10,44 @@ from oracle.rules import Refusal, Rules
 from . import mutant
 
 
-@mutant("refused-attack-rests-attacker", "B-21",
-        "The attacker is rested as the attack is declared, before the target is checked, and "
-        "stays rested when the target is refused.")
+@mutant(
+    "refused-attack-rests-attacker",
+    "B-21",
+    "The attacker is rested as the attack is declared, before the target is checked, and "
+    "stays rested when the target is refused.",
+)
 class RefusedAttackRestsAttacker(Rules):
     def apply(self, action: Any) -> Refusal | None:
         refusal = super().apply(action)
-        if (refusal is not None and refusal.reason in ("illegal-target", "taunt-required")
-                and action.get("do") == "attack"):
+        if (
+            refusal is not None
+            and refusal.reason in ("illegal-target", "taunt-required")
+            and action.get("do") == "attack"
+        ):
             attacker = self.state.cards.get(action["attacker"])
-            if (attacker is not None and attacker.owner == action["player"]
-                    and attacker.zone == "battle"):
+            if (
+                attacker is not None
+                and attacker.owner == action["player"]
+                and attacker.zone == "battle"
+            ):
                 attacker.state = "rest"
         return refusal
 
 
-@mutant("refused-choice-keeps-payment", "B-21",
-        "The cost is paid before the choices are checked and is not given back when a missing "
-        "or illegal choice refuses the deploy, play or activation.")
+@mutant(
+    "refused-choice-keeps-payment",
+    "B-21",
+    "The cost is paid before the choices are checked and is not given back when a missing "
+    "or illegal choice refuses the deploy, play or activation.",
+)
 class RefusedChoiceKeepsPayment(Rules):
     def apply(self, action: Any) -> Refusal | None:
         refusal = super().apply(action)
-        if (refusal is not None and refusal.reason == "illegal-target"
-                and action.get("do") in ("deploy", "play", "activate")):
+        if (
+            refusal is not None
+            and refusal.reason == "illegal-target"
+            and action.get("do") in ("deploy", "play", "activate")
+        ):
             card = self.state.cards[action["card"]]
             if action["do"] == "activate":
                 cost = card.card.abilities[action["ability"]].cost
@@ -42,14 +57,21 @@ class RefusedChoiceKeepsPayment(Rules):
         return refusal
 
 
-@mutant("refused-interrupt-discards-card", "B-21",
-        "The Interrupt card is discarded before the second way's other card is checked, and "
-        "stays in the graveyard when that payment is refused.")
+@mutant(
+    "refused-interrupt-discards-card",
+    "B-21",
+    "The Interrupt card is discarded before the second way's other card is checked, and "
+    "stays in the graveyard when that payment is refused.",
+)
 class RefusedInterruptDiscards(Rules):
     def apply(self, action: Any) -> Refusal | None:
         refusal = super().apply(action)
-        if (refusal is not None and refusal.reason == "cannot-pay"
-                and action.get("do") == "interrupt" and action.get("pay") == "discard"):
+        if (
+            refusal is not None
+            and refusal.reason == "cannot-pay"
+            and action.get("do") == "interrupt"
+            and action.get("pay") == "discard"
+        ):
             card = self.state.cards[action["card"]]
             card.zone = "graveyard"
         return refusal

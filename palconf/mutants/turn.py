@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from oracle.keywords import Vigilance
 from oracle.model import PLAYERS, CardState, Effect, GameState, KeywordInstance, other
@@ -14,31 +15,41 @@ from . import keyword_mutant, mutant
 # ---------------------------------------------------------------- end of turn (B-6)
 
 
-@mutant("pumps-never-expire", "B-6",
-        "\"Until end of turn\" effects are never removed: the power changes stay for the rest "
-        "of the game.")
+@mutant(
+    "pumps-never-expire",
+    "B-6",
+    '"Until end of turn" effects are never removed: the power changes stay for the rest '
+    "of the game.",
+)
 class PumpsNeverExpire(Rules):
     def end_until_end_of_turn(self, g: GameState) -> None:
         pass
 
 
-@mutant("pumps-expire-at-owner-next-turn", "B-6",
-        "An increase is read as lasting until its card's owner's next turn starts, so a pump on "
-        "the active player's own Pal lasts through the opponent's turn.")
+@mutant(
+    "pumps-expire-at-owner-next-turn",
+    "B-6",
+    "An increase is read as lasting until its card's owner's next turn starts, so a pump on "
+    "the active player's own Pal lasts through the opponent's turn.",
+)
 class PumpsExpireAtOwnersTurn(Rules):
     def end_until_end_of_turn(self, g: GameState) -> None:
         # called while the ending player is still active: the other player's turn starts now
         g.pumps = [p for p in g.pumps if g.cards[p.card].owner == g.active]
 
 
-@mutant("stand-at-end-of-own-turn", "B-6",
-        "Cards stand at the end of their controller's turn rather than at the start of it, so "
-        "a Pal rested on the opponent's turn stays rested into its own.")
+@mutant(
+    "stand-at-end-of-own-turn",
+    "B-6",
+    "Cards stand at the end of their controller's turn rather than at the start of it, so "
+    "a Pal rested on the opponent's turn stays rested into its own.",
+)
 class StandAtEndOfOwnTurn(Rules):
     def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         ending = g.active
-        rested = [c for c in g.cards.values()
-                  if c.owner != ending and c.in_play and c.state == "rest"]
+        rested = [
+            c for c in g.cards.values() if c.owner != ending and c.in_play and c.state == "rest"
+        ]
         pending = super().move_end_turn(g, a)
         for c in rested:
             c.state = "rest"
@@ -47,8 +58,11 @@ class StandAtEndOfOwnTurn(Rules):
         return pending
 
 
-@mutant("turn-start-stands-both-players", "B-6",
-        "At the start of a turn every card in play stands, both players' alike.")
+@mutant(
+    "turn-start-stands-both-players",
+    "B-6",
+    "At the start of a turn every card in play stands, both players' alike.",
+)
 class StartStandsBothPlayers(Rules):
     def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         pending = super().move_end_turn(g, a)
@@ -58,41 +72,56 @@ class StartStandsBothPlayers(Rules):
         return pending
 
 
-@mutant("start-stands-only-battle-area", "B-6",
-        "Only the Pals in the battle area stand at the start of a turn, so a Pal rested on a "
-        "structure stays rested (against I-9).")
+@mutant(
+    "start-stands-only-battle-area",
+    "B-6",
+    "Only the Pals in the battle area stand at the start of a turn, so a Pal rested on a "
+    "structure stays rested (against I-9).",
+)
 class StartStandsOnlyBattleArea(Rules):
     def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         starting = other(g.active)
-        rested = [c for c in g.cards.values()
-                  if c.owner == starting and c.zone == "assigned" and c.state == "rest"]
+        rested = [
+            c
+            for c in g.cards.values()
+            if c.owner == starting and c.zone == "assigned" and c.state == "rest"
+        ]
         pending = super().move_end_turn(g, a)
         for c in rested:
             c.state = "rest"
         return pending
 
 
-@mutant("pumps-expire-at-end-of-attack", "B-6",
-        "\"Until end of turn\" is read as \"until the end of the attack\": every increase ends "
-        "when an attack ends.")
+@mutant(
+    "pumps-expire-at-end-of-attack",
+    "B-6",
+    '"Until end of turn" is read as "until the end of the attack": every increase ends '
+    "when an attack ends.",
+)
 class PumpsExpireAtEndOfAttack(Rules):
     def end_attack(self, g: GameState) -> None:
         super().end_attack(g)
         g.pumps.clear()
 
 
-@mutant("pumps-last-until-owners-turn-ends", "B-6",
-        "\"Until end of turn\" is read as \"until the end of its card's controller's turn\", so "
-        "an increase given to the opponent's Pal lasts through the opponent's next turn.")
+@mutant(
+    "pumps-last-until-owners-turn-ends",
+    "B-6",
+    '"Until end of turn" is read as "until the end of its card\'s controller\'s turn", so '
+    "an increase given to the opponent's Pal lasts through the opponent's next turn.",
+)
 class PumpsLastUntilOwnersTurnEnds(Rules):
     def end_until_end_of_turn(self, g: GameState) -> None:
         # called while the ending player is still active
         g.pumps = [p for p in g.pumps if g.cards[p.card].owner != g.active]
 
 
-@mutant("night-ends-at-end-of-turn", "B-5",
-        "Night is read as an \"until end of turn\" effect, so it ends at the end of the turn "
-        "it was set in.")
+@mutant(
+    "night-ends-at-end-of-turn",
+    "B-5",
+    'Night is read as an "until end of turn" effect, so it ends at the end of the turn '
+    "it was set in.",
+)
 class NightEndsAtEndOfTurn(Rules):
     def end_until_end_of_turn(self, g: GameState) -> None:
         super().end_until_end_of_turn(g)
@@ -102,16 +131,21 @@ class NightEndsAtEndOfTurn(Rules):
 # ---------------------------------------------------------------- Vigilance (vigilance.1–2)
 
 
-@keyword_mutant("vigilance-ignored", "vigilance.1",
-                "Vigilance is taken for flavour text: nothing happens at the end of its "
-                "controller's turn.")
+@keyword_mutant(
+    "vigilance-ignored",
+    "vigilance.1",
+    "Vigilance is taken for flavour text: nothing happens at the end of its controller's turn.",
+)
 class VigilanceIgnored(Vigilance):
     def triggered(self, card: CardState, event: str, instance: KeywordInstance) -> list[Effect]:
         return []
 
 
-@mutant("vigilance-attacks-without-resting", "vigilance.1",
-        "Vigilance is read as in other card games: attacking does not rest the card at all.")
+@mutant(
+    "vigilance-attacks-without-resting",
+    "vigilance.1",
+    "Vigilance is read as in other card games: attacking does not rest the card at all.",
+)
 class VigilanceNoRest(Rules):
     def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         pending = super().move_attack(g, a)
@@ -121,9 +155,12 @@ class VigilanceNoRest(Rules):
         return pending
 
 
-@mutant("vigilance-stands-every-card", "vigilance.2",
-        "Vigilance is read as a game-wide \"stand step\": at the end of its controller's turn "
-        "every card in play stands, both players' alike.")
+@mutant(
+    "vigilance-stands-every-card",
+    "vigilance.2",
+    'Vigilance is read as a game-wide "stand step": at the end of its controller\'s turn '
+    "every card in play stands, both players' alike.",
+)
 class VigilanceStandsEverything(Rules):
     def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         if any(c.has("vigilance") for c in self.in_play_by_id(g, g.active)):
@@ -133,17 +170,23 @@ class VigilanceStandsEverything(Rules):
         return super().move_end_turn(g, a)
 
 
-@keyword_mutant("vigilance-only-in-battle-area", "vigilance.1",
-                "Vigilance is read as a battle-area ability, so a Vigilance Pal rested on a "
-                "structure does not stand at the end of its controller's turn (against I-9).")
+@keyword_mutant(
+    "vigilance-only-in-battle-area",
+    "vigilance.1",
+    "Vigilance is read as a battle-area ability, so a Vigilance Pal rested on a "
+    "structure does not stand at the end of its controller's turn (against I-9).",
+)
 class VigilanceOnlyInBattleArea(Vigilance):
     def triggered(self, card: CardState, event: str, instance: KeywordInstance) -> list[Effect]:
         return super().triggered(card, event, instance) if card.zone == "battle" else []
 
 
-@mutant("vigilance-stands-after-attack", "vigilance.1",
-        "Vigilance is read as \"this card stands again after its fight\": a Vigilance Pal that "
-        "attacked or was attacked stands as soon as the attack ends.")
+@mutant(
+    "vigilance-stands-after-attack",
+    "vigilance.1",
+    'Vigilance is read as "this card stands again after its fight": a Vigilance Pal that '
+    "attacked or was attacked stands as soon as the attack ends.",
+)
 class VigilanceStandsAfterAttack(Rules):
     def end_attack(self, g: GameState) -> None:
         attack = g.attack
@@ -155,17 +198,16 @@ class VigilanceStandsAfterAttack(Rules):
         super().end_attack(g)
 
 
-@mutant("vigilance-pal-untargetable", "vigilance.2",
-        "\"Standing — and therefore untargetable\" is read as Vigilance making its Pal "
-        "untargetable, rested or not, except by an attacker with Assault.")
+@mutant(
+    "vigilance-pal-untargetable",
+    "vigilance.2",
+    '"Standing — and therefore untargetable" is read as Vigilance making its Pal '
+    "untargetable, rested or not, except by an attacker with Assault.",
+)
 class VigilancePalUntargetable(Rules):
     def targetable(self, g: GameState, attacker: CardState) -> list[str]:
+        # `legal_targets` (Taunt among these) follows, as it asks `targetable`
         pals = super().targetable(g, attacker)
-        if self.has(attacker, "may_target_standing"):
+        if attacker.has("assault"):
             return pals
         return [cid for cid in pals if not g.cards[cid].has("vigilance")]
-
-    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
-        pals = self.targetable(g, attacker)
-        taunting = [cid for cid in pals if self.has(g.cards[cid], "is_taunting")]
-        return taunting or ["master"] + pals

@@ -9,9 +9,9 @@ in one chosen way on one chosen case:
 `--on` arms the fault for the case whose `setup` state has this fingerprint (`fingerprint`
 below: the first 12 hex digits of the SHA-256 of the state as compact sorted JSON); without
 it the fault fires on every case. `--at` is the request of the armed case that misbehaves
-(default `act`: the middle of the case). `--pidfile` appends
-the process id at start, so a test can check that palconf killed every engine it started. The fingerprint survives a restart, so a restarted
-engine breaks on that case only, which the harness never runs twice.
+(default `act`: the middle of the case). `--pidfile` appends the process id at start, so a
+test can check that palconf killed every engine it started. The fingerprint survives a
+restart, so a restarted engine breaks on that case only, which the harness never runs twice.
 
 Modes:
   ok              behave
@@ -42,8 +42,20 @@ from typing import Any
 
 from oracle import Session
 
-MODES = ("ok", "crash", "hang", "garbage", "oversized", "wrong-shape", "junk", "junk-after",
-         "stderr", "exit-at-hello", "crash-then-bad-hello", "accept-all")
+MODES = (
+    "ok",
+    "crash",
+    "hang",
+    "garbage",
+    "oversized",
+    "wrong-shape",
+    "junk",
+    "junk-after",
+    "stderr",
+    "exit-at-hello",
+    "crash-then-bad-hello",
+    "accept-all",
+)
 
 
 def fingerprint(state: Any) -> str:

@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from oracle import Rules, Session
 from oracle.keywords import KEYWORDS, Assault, Nocturnal, Stealth
+from oracle.model import CardState, GameState
 
 
 class Nocturnal200(Nocturnal):
@@ -26,13 +27,15 @@ class Nocturnal200(Nocturnal):
 
 
 class StealthBlockable(Stealth):
-    def prevents_block(self) -> bool:
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
         return False
 
 
 class AssaultIgnored(Assault):
-    def may_target_standing(self) -> bool:
-        return False
+    def widen_targets(self, game: GameState, attacker: CardState, targets: list[str]) -> list[str]:
+        return targets
 
 
 def _with(keyword: object) -> type[Rules]:
@@ -50,11 +53,14 @@ MISREADINGS: dict[str, type[Rules]] = {
 def main(argv: list[str]) -> int:
     name = argv[0] if argv else "nocturnal-200"
     if name not in MISREADINGS:
-        print(f"misread.py: unknown misreading {name!r}; known: {', '.join(MISREADINGS)}",
-              file=sys.stderr)
+        print(
+            f"misread.py: unknown misreading {name!r}; known: {', '.join(MISREADINGS)}",
+            file=sys.stderr,
+        )
         return 2
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from palconf.commands.serve import serve
+
     return serve(Session(MISREADINGS[name], name=f"misread-{name}"), sys.stdin, sys.stdout)
 
 

@@ -7,15 +7,42 @@ from __future__ import annotations
 import json
 import sys
 
-HELLO = {"ok": True, "engine": {"name": "null-engine", "version": "0"},
-         "keywords": ["quick", "on-deploy", "on-attack", "on-assign", "brave", "serious",
-                      "interrupt", "vigilance", "taunt", "stealth", "retaliate", "nocturnal",
-                      "breakthrough", "assault"],
-         "commands": ["setup", "act", "observe"]}
+HELLO = {
+    "ok": True,
+    "engine": {"name": "null-engine", "version": "0"},
+    "keywords": [
+        "quick",
+        "on-deploy",
+        "on-attack",
+        "on-assign",
+        "brave",
+        "serious",
+        "interrupt",
+        "vigilance",
+        "taunt",
+        "stealth",
+        "retaliate",
+        "nocturnal",
+        "breakthrough",
+        "assault",
+    ],
+    "commands": ["setup", "act", "observe"],
+}
 EMPTY = {"life": 5, "energy": 0, "hand": [], "battle": [], "structures": {}, "graveyard": []}
-OBSERVED = {"ok": True, "state": {"active": "A", "turn": 1, "night": False, "winner": None,
-                                  "step": "main", "priority": None, "attack": None,
-                                  "players": {"A": EMPTY, "B": EMPTY}, "cards": {}}}
+OBSERVED = {
+    "ok": True,
+    "state": {
+        "active": "A",
+        "turn": 1,
+        "night": False,
+        "winner": None,
+        "step": "main",
+        "priority": None,
+        "attack": None,
+        "players": {"A": EMPTY, "B": EMPTY},
+        "cards": {},
+    },
+}
 
 
 def main() -> int:

@@ -1,0 +1,69 @@
+"""A difference printed for a terminal: the board, both sides' answers, the differing fields.
+
+An engine's answers are untrusted: every text goes through `palconf.core.terminal_safe`
+(control characters and other unprintable characters escaped, never sent as such).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from palconf.core import MISSING, terminal_safe
+
+from .lockstep import Answer, Difference
+
+#: Most differing fields printed (the rest are counted).
+MAX_FIELDS = 40
+
+
+def show(value: Any, width: int | None = None) -> str:
+    """A JSON value on one line (`(missing)` for `MISSING`), safe for a terminal, cut to
+    `width` characters with "…"."""
+    if value is MISSING:
+        text = "(missing)"
+    else:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+    return terminal_safe(text, width)
+
+
+def _verdict(answer: Answer | None) -> str:
+    if answer is None:
+        return "-"
+    if answer.verdict == "refused":
+        return f"refused {show(answer.reason)}" if answer.reason else "refused"
+    if answer.verdict == "error":
+        return "ERROR " + terminal_safe(answer.message, 60)
+    return "accepted"
+
+
+def format_difference(diff: Difference, *, board: str | None = None) -> str:
+    """The minimal board, the actions with both sides' answers side by side, and the fields
+    that differ. `board`: the board already rendered (e.g. as TOML); default JSON lines."""
+    where = "after setup" if diff.step == 0 else f"at action {diff.step}"
+    lines = [
+        f"DIFFERENCE ({diff.kind}) {where}: {terminal_safe(diff.summary)}",
+        f"engine: {terminal_safe(diff.engine_name)}",
+        "",
+        "board (setup STATE):",
+    ]
+    if board is None:
+        board = json.dumps(diff.game.state, indent=2, ensure_ascii=False)
+    lines += ["  " + terminal_safe(line) for line in board.rstrip().splitlines()]
+    lines += ["", f"  {'#':>3}  {'action':<58}  {'oracle':<26}  engine"]
+    for n in range(0, diff.step + 1):
+        action = "(setup)" if n == 0 else show(diff.game.actions[n - 1], 58)
+        o = diff.oracle[n] if n < len(diff.oracle) else None
+        e = diff.engine[n] if n < len(diff.engine) else None
+        lines.append(f"  {n:>3}  {action:<58}  {_verdict(o):<26}  {_verdict(e)}")
+    if diff.fields:
+        lines += ["", f"  {'field':<34}  {'oracle':<30}  engine"]
+        for f in diff.fields[:MAX_FIELDS]:
+            lines.append(
+                f"  {terminal_safe(f.path):<34}  {show(f.expected, 30):<30}  {show(f.observed, 60)}"
+            )
+        if len(diff.fields) > MAX_FIELDS:
+            lines.append(f"  … and {len(diff.fields) - MAX_FIELDS} more")
+    elif diff.kind in ("engine-error", "setup") and diff.engine:
+        lines += ["", f"  engine: {terminal_safe(diff.engine[-1].message, 200)}"]
+    return "\n".join(lines)

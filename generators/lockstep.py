@@ -1,0 +1,263 @@
+"""An engine and the oracle in lockstep on one generated game, compared after every request.
+
+`run_game(engine, game)` replays one `Game` (a STATE and actions, with the oracle's answers
+recorded while it was drawn) on the engine, and compares after `setup` and after every
+action, in this order, stopping at the first difference:
+
+1. the verdict: accepted or refused (`act` answered `ok` or `illegal`);
+2. for a refusal, the reason code (protocol: the first reason that applies, so it is one);
+3. the whole OBSERVED state, with `palconf.core.compare` (`subset=False`: a field on one
+   side only differs too) — the same strict JSON rules the runner checks a case with: zone
+   lists as multisets of typed values, every other value exactly, with its JSON type (`1`
+   is not `true`, `"1"` is not `1`);
+4. the LEGAL set (`palconf.core.legal_diffs`), when the engine lists `legal` among its
+   commands in `hello`.
+
+An engine that breaks (crash, hang, a reply outside the protocol) is a difference too, of
+kind `engine-error`. In every `Diff` of a difference, `expected` is the oracle's side and
+`observed` the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from palconf.core import (
+    Diff,
+    Engine,
+    EngineFault,
+    ProtocolViolation,
+    Unsupported,
+    check_reply,
+    compare,
+    legal,
+    legal_diffs,
+    observe,
+)
+from palconf.core.compare import canonical
+
+from ._games import Game, Step
+
+KINDS = ("setup", "verdict", "reason", "observed", "legal", "engine-error")
+
+
+@dataclass
+class Answer:
+    """What one side answered to one request of the run."""
+
+    verdict: str  # "accepted" | "refused" | "error"
+    reason: str | None = None
+    message: str = ""
+    observed: dict[str, Any] | None = None
+    legal: list[dict[str, Any]] | None = None
+
+
+@dataclass
+class Difference:
+    """The first difference of a run: after `step` (0 = after setup, n = after action n) of
+    `game` (truncated to that step), of one of `KINDS`, with the differing fields (`Diff`s:
+    `expected` the oracle's value, `observed` the engine's) and both sides' answers to
+    every step so far."""
+
+    game: Game
+    step: int
+    kind: str
+    summary: str
+    fields: list[Diff] = field(default_factory=list)
+    oracle: list[Answer] = field(default_factory=list)
+    engine: list[Answer] = field(default_factory=list)
+    engine_name: str = ""
+
+
+class DifferenceFound(Exception):
+    """Raised inside the Hypothesis test so that Hypothesis shrinks the game."""
+
+    def __init__(self, difference: Difference) -> None:
+        super().__init__(f"{difference.kind} after step {difference.step}: {difference.summary}")
+        self.difference = difference
+
+
+class Skipped(Exception):
+    """The engine answered `unsupported` to a setup: this example says nothing."""
+
+
+def diff_observed(oracle: dict[str, Any], engine: Any) -> list[Diff]:
+    """Every field where the engine's OBSERVED differs from the oracle's (both ways)."""
+    if canonical(oracle) == canonical(engine):  # fast path: the common case
+        return []
+    return compare(oracle, engine, subset=False)
+
+
+class Lockstep:
+    """One engine following the oracle's game step by step: `begin` with the position right
+    after setup, then `step` with each of the oracle's steps as it is played. Each returns
+    the first Difference, or None (and after a Difference, the game is over for it).
+
+    When the engine answers `unsupported` to the setup, `skipped` says why and the game
+    says nothing (`run_game` raises Skipped). An EngineFault becomes a Difference of kind
+    `engine-error` (the caller restarts the engine). `compare_legal` defaults to whether
+    the engine offers `legal`; `on_action` is called for each action compared."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        compare_legal: bool | None = None,
+        on_action: Callable[[], None] | None = None,
+    ) -> None:
+        info = getattr(engine, "info", None)
+        self.engine = engine
+        self.compare_legal = (
+            ("legal" in getattr(info, "commands", ())) if compare_legal is None else compare_legal
+        )
+        self.on_action = on_action
+        self.name = getattr(info, "name", "")
+        self.difference: Difference | None = None
+        self._reset({}, {}, [])
+
+    def _reset(
+        self, state: dict[str, Any], start: dict[str, Any], start_legal: list[dict[str, Any]]
+    ) -> None:
+        self.game = Game(state, start, start_legal)
+        self.steps: list[Step] = []
+        self.oracle_answers: list[Answer] = []
+        self.engine_answers: list[Answer] = []
+        self.difference = None
+        self.skipped = ""  # why the engine refused the setup as `unsupported`
+
+    def _found(
+        self, step: int, kind: str, summary: str, fields: list[Diff] | None = None
+    ) -> Difference:
+        game = Game(self.game.state, self.game.start, self.game.start_legal, tuple(self.steps))
+        self.difference = Difference(
+            game,
+            step,
+            kind,
+            summary,
+            fields or [],
+            self.oracle_answers,
+            self.engine_answers,
+            self.name,
+        )
+        return self.difference
+
+    def _fault(self, step: int, e: EngineFault) -> Difference:
+        if len(self.engine_answers) == len(self.oracle_answers):
+            self.engine_answers[-1:] = [Answer("error", message=e.message)]  # observe broke
+        else:
+            self.engine_answers.append(Answer("error", message=e.message))
+        return self._found(step, "engine-error", f"{type(e).__name__}: {e.message}")
+
+    def begin(
+        self, state: dict[str, Any], start: dict[str, Any], start_legal: list[dict[str, Any]]
+    ) -> Difference | None:
+        self._reset(state, start, start_legal)
+        engine = self.engine
+        self.oracle_answers.append(Answer("accepted", observed=start, legal=start_legal))
+        try:
+            reply = check_reply(engine.request({"cmd": "setup", "state": state}), "setup")
+            if not reply["ok"]:
+                self.engine_answers.append(
+                    Answer("refused", reply.get("error"), str(reply.get("message", "")))
+                )
+                return self._found(
+                    0, "setup", f"the engine refused the setup: {reply.get('error')}"
+                )
+            answer = Answer("accepted", observed=observe(engine, 0))
+            self.engine_answers.append(answer)
+            found = self._compare_state(0, start, start_legal, answer)
+        except Unsupported as e:
+            self.skipped = str(e)
+            return None
+        except EngineFault as e:
+            return self._fault(0, e)
+        return self._found(0, *found) if found else None
+
+    def step(self, s: Step) -> Difference | None:
+        if self.difference is not None or self.skipped:
+            return self.difference
+        self.steps.append(s)
+        n = len(self.steps)
+        oracle = Answer(
+            "accepted" if s.accepted else "refused",
+            s.refusal["reason"] if s.refusal else None,
+            s.refusal["message"] if s.refusal else "",
+            s.observed,
+            s.legal,
+        )
+        self.oracle_answers.append(oracle)
+        engine = self.engine
+        try:
+            reply = check_reply(engine.request({"cmd": "act", "action": s.action}), "act")
+            if not reply["ok"] and reply["error"] != "illegal":
+                raise ProtocolViolation(
+                    f"`act` at step {n} answered error "
+                    f"{reply['error']!r}: {reply.get('message', '')}"
+                )
+            answer = Answer(
+                "accepted" if reply["ok"] else "refused",
+                None if reply["ok"] else reply.get("reason"),
+                "" if reply["ok"] else str(reply.get("message", "")),
+            )
+            self.engine_answers.append(answer)
+            if self.on_action:
+                self.on_action()
+            if answer.verdict != oracle.verdict:
+                return self._found(
+                    n,
+                    "verdict",
+                    f"the oracle {oracle.verdict} action {n}, the engine {answer.verdict} it",
+                    [Diff("verdict", oracle.verdict, answer.verdict)],
+                )
+            if answer.verdict == "refused" and answer.reason != oracle.reason:
+                return self._found(
+                    n,
+                    "reason",
+                    f"action {n} was refused for a different reason",
+                    [Diff("reason", oracle.reason, answer.reason)],
+                )
+            answer.observed = observe(engine, n)
+            found = self._compare_state(n, s.observed, s.legal, answer)
+        except Unsupported as e:
+            self.engine_answers.append(Answer("error", message=str(e)))
+            return self._found(n, "engine-error", f"`unsupported` in the middle of a game: {e}")
+        except EngineFault as e:
+            return self._fault(n, e)
+        return self._found(n, *found) if found else None
+
+    def _compare_state(
+        self, step: int, observed: dict[str, Any], legal_list: list[dict[str, Any]], answer: Answer
+    ) -> tuple[str, str, list[Diff]] | None:
+        where = "after setup" if step == 0 else f"after action {step}"
+        fields = diff_observed(observed, answer.observed)
+        if fields:
+            return "observed", f"OBSERVED differs {where} in {len(fields)} field(s)", fields
+        if self.compare_legal:
+            answer.legal = legal(self.engine, step)
+            fields = legal_diffs(legal_list, answer.legal)
+            if fields:
+                return "legal", f"LEGAL differs {where} by {len(fields)} action(s)", fields
+        return None
+
+
+def run_game(
+    engine: Engine,
+    game: Game,
+    *,
+    compare_legal: bool | None = None,
+    on_action: Callable[[], None] | None = None,
+) -> Difference | None:
+    """Replay a whole `game` on `engine` in lockstep with the oracle's recorded answers:
+    the first Difference, or None (see `Lockstep`). Raises Skipped when the engine answers
+    `unsupported` to the setup."""
+    lockstep = Lockstep(engine, compare_legal=compare_legal, on_action=on_action)
+    found = lockstep.begin(game.state, game.start, game.start_legal)
+    if lockstep.skipped:
+        raise Skipped(lockstep.skipped)
+    for s in game.steps:
+        if found:
+            break
+        found = lockstep.step(s)
+    return found

@@ -1,0 +1,324 @@
+"""Checking a case file's data: the schema (fast compiled check, then jsonschema for the
+message), the line of a field in the TOML text, and the cross-checks the schema cannot make
+(ids, clause and rule ids, card references, `after` numbers, setup steps). Every problem is
+a `CaseError` naming the file, the line and the field: never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+
+from . import paths
+from .registry import Registry
+from .schemacheck import Check, Compiler
+
+NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
+KEYWORD_OF_WORD = {
+    "Quick": "quick",
+    "Brave": "brave",
+    "Serious": "serious",
+    "Interrupt": "interrupt",
+    "Vigilance": "vigilance",
+    "Taunt": "taunt",
+    "Stealth": "stealth",
+    "Retaliate": "retaliate",
+    "Nocturnal": "nocturnal",
+    "Breakthrough": "breakthrough",
+    "Assault": "assault",
+}
+WHEN_KEYWORD = {"deploy": "on-deploy", "attack": "on-attack", "assign": "on-assign"}
+
+
+@dataclass(frozen=True)
+class CaseError:
+    file: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.field + ': ' if self.field else ''}{self.message}"
+
+
+class CaseLoadError(Exception):
+    def __init__(self, errors: list[CaseError]) -> None:
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+#: The refusals a setup step may demand (`P-state`); every other code is an action's REASON.
+SETUP_ERRORS = ("invalid-state", "unsupported")
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(paths.CASE_SCHEMA.read_text(encoding="utf-8"))
+    return data
+
+
+@lru_cache(maxsize=1)
+def validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema())
+    return cls(schema())
+
+
+@lru_cache(maxsize=1)
+def fast_check() -> Check:
+    """A yes/no check of a case against the schema, some forty times quicker than
+    jsonschema; jsonschema runs only on a file that fails it, to say what is wrong."""
+    return Compiler({"case": schema()}).compile(schema(), "case")
+
+
+# ---------------------------------------------------------------- locating a field's line
+
+
+def _header_re(name: str) -> re.Pattern[str]:
+    return re.compile(r"^\s*\[{1,2}\s*" + re.escape(name) + r"\s*\]{1,2}\s*(#.*)?$")
+
+
+def locate(text: str, path: Iterable[str | int]) -> int | None:
+    """Best-effort line (1-based) of a field path in a TOML text: follows table headers
+    (`[setup.players.A]`, the n-th `[[actions]]`) and `key =` assignments."""
+    lines = text.splitlines()
+    path = list(path)
+    if not path:
+        return 1  # the file as a whole (a top-level field is missing)
+    pos, found = 0, False
+    prefix: list[str] = []
+    for seg in path:
+        if isinstance(seg, int):
+            headers = [
+                n for n, line in enumerate(lines) if _header_re(".".join(prefix)).match(line)
+            ]
+            if seg < len(headers):
+                pos, found = headers[seg], True
+            continue
+        prefix.append(seg)
+        name = ".".join(prefix)
+        header = next((n for n, line in enumerate(lines) if _header_re(name).match(line)), None)
+        if header is not None:
+            pos, found = header, True
+            continue
+        key = re.compile(r"(^|[{,\s])\"?" + re.escape(seg) + r"\"?\s*=")
+        hit = next((n for n in range(pos, len(lines)) if key.search(lines[n])), None)
+        if hit is not None:
+            pos, found = hit, True
+    return pos + 1 if found else None
+
+
+def _path_str(path: Iterable[str | int]) -> str:
+    out = ""
+    for seg in path:
+        out += f"[{seg}]" if isinstance(seg, int) else (f".{seg}" if out else str(seg))
+    return out or "(top level)"
+
+
+# ---------------------------------------------------------------- schema errors, made readable
+
+
+def _schema_message(err: jsonschema.ValidationError) -> str:
+    if err.validator == "pattern" and isinstance(err.instance, str):
+        path = list(err.absolute_path)
+        if "keywords" in path:
+            return (
+                f"unknown keyword {err.instance!r}; known: "
+                "Quick, Brave N, Serious N, Interrupt, Vigilance, Taunt, Stealth, Retaliate, "
+                "Nocturnal, Breakthrough, Assault"
+            )
+        return f"{err.instance!r} is not of the form {err.validator_value!r}"
+    if err.validator == "additionalProperties":
+        return err.message.replace("Additional properties are not allowed", "unknown field(s)")
+    if err.validator in ("oneOf", "anyOf") and err.context:
+        # the alternative that got furthest says most
+        best = jsonschema.exceptions.best_match(err.context)
+        return _schema_message(best)
+    return err.message
+
+
+def schema_errors(data: dict[str, Any], file: str, text: str) -> list[CaseError]:
+    if fast_check()(data):
+        return []
+    errors = []
+    for err in sorted(validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        if err.validator in ("oneOf", "anyOf") and err.context:
+            err = jsonschema.exceptions.best_match(err.context)
+        path = list(err.absolute_path)
+        errors.append(
+            CaseError(file, _schema_message(err), locate(text, path), None, _path_str(path))
+        )
+    return errors
+
+
+# ---------------------------------------------------------------- semantic checks
+
+
+def _state_ids(setup: dict[str, Any]) -> tuple[list[str], set[str]]:
+    """All card ids of a STATE (with repeats, to find duplicates) and the structures' ids."""
+    ids: list[str] = []
+    structures: set[str] = set()
+    for pdata in setup.get("players", {}).values():
+        for zone in ("hand", "battle", "structures", "graveyard"):
+            for card in pdata.get(zone, []):
+                ids.append(card["id"])
+                if card.get("kind") == "structure":
+                    structures.add(card["id"])
+                ids += [p["id"] for p in card.get("assigned", [])]
+    return ids, structures
+
+
+def needed_keywords(setup: Any) -> set[str]:
+    """The keywords a STATE uses: on its cards, and by its abilities' timing
+    (docs/case-format.md)."""
+    needs: set[str] = set()
+
+    def card(c: Any) -> None:
+        if not isinstance(c, dict):
+            return
+        for kw in c.get("keywords", []) if isinstance(c.get("keywords"), list) else []:
+            kid = KEYWORD_OF_WORD.get(kw.split(" ")[0]) if isinstance(kw, str) else None
+            if kid == "quick" and c.get("kind") != "event":
+                continue  # ignored on a Pal or structure
+            if kid:
+                needs.add(kid)
+        for ab in c.get("abilities", []) if isinstance(c.get("abilities"), list) else []:
+            if not isinstance(ab, dict):
+                continue
+            if isinstance(ab.get("when"), str) and ab["when"] in WHEN_KEYWORD:
+                needs.add(WHEN_KEYWORD[ab["when"]])
+            elif ab.get("quick") is True:
+                needs.add("quick")
+        for p in c.get("assigned", []) if isinstance(c.get("assigned"), list) else []:
+            card(p)
+
+    players = setup.get("players") if isinstance(setup, dict) else None
+    for pdata in players.values() if isinstance(players, dict) else []:
+        for zone in ("hand", "battle", "structures", "graveyard"):
+            cards = pdata.get(zone) if isinstance(pdata, dict) else None
+            for c in cards if isinstance(cards, list) else []:
+                card(c)
+    return needs
+
+
+def _refs(data: dict[str, Any]) -> Iterator[tuple[list[str | int], str]]:
+    """(field path, card id) for every card id an action or expectation names."""
+    for i, action in enumerate(data.get("actions", [])):
+        if "malformed" in action or "setup" in action:
+            continue
+        for key in ("card", "structure", "attacker", "blocker", "discard"):
+            if key in action:
+                yield ["actions", i, key], action[key]
+        if action.get("target", "master") != "master":
+            yield ["actions", i, "target"], action["target"]
+        for j, c in enumerate(action.get("choose", [])):
+            yield ["actions", i, "choose", j], c
+    for i, exp in enumerate(data.get("expect", [])):
+        obs = exp.get("observed", {})
+        for cid in obs.get("cards", {}):
+            yield ["expect", i, "observed", "cards", cid], cid
+        for p, pdata in obs.get("players", {}).items():
+            for zone in ("hand", "battle", "graveyard"):
+                for cid in pdata.get(zone, []):
+                    yield ["expect", i, "observed", "players", p, zone], cid
+            for sid, held in pdata.get("structures", {}).items():
+                yield ["expect", i, "observed", "players", p, "structures", sid], sid
+                for cid in held:
+                    yield ["expect", i, "observed", "players", p, "structures", sid], cid
+        attack = obs.get("attack")
+        if isinstance(attack, dict):
+            for key in ("attacker", "target"):
+                if attack.get(key, "master") != "master":
+                    yield ["expect", i, "observed", "attack", key], attack[key]
+        for part, entries in exp.get("legal", {}).items():
+            for j, entry in enumerate(entries):
+                for key in ("card", "structure", "attacker", "blocker", "discard"):
+                    if key in entry:
+                        yield ["expect", i, "legal", part, j, key], entry[key]
+                if entry.get("target", "master") != "master":
+                    yield ["expect", i, "legal", part, j, "target"], entry["target"]
+                for k, c in enumerate(entry.get("choose", [])):
+                    yield ["expect", i, "legal", part, j, "choose", k], c
+
+
+def semantic_errors(
+    data: dict[str, Any], file: str, stem: str, text: str, registry: Registry
+) -> list[CaseError]:
+    errors: list[CaseError] = []
+
+    def err(path: list[str | int], message: str) -> None:
+        errors.append(CaseError(file, message, locate(text, path), None, _path_str(path)))
+
+    if data["id"] != stem:
+        err(["id"], f"case id {data['id']!r} differs from the file name {stem + '.toml'!r}")
+    for i, cid in enumerate(data.get("clauses", [])):
+        clause = registry.clauses.get(cid)
+        if clause is None:
+            err(["clauses", i], f"unknown clause id {cid!r}")
+        elif not clause.testable:
+            err(["clauses", i], f"clause {cid!r} is informative, not testable")
+    for i, rid in enumerate(data.get("rules", [])):
+        if rid not in registry.base and rid not in registry.protocol:
+            err(["rules", i], f"unknown base or protocol rule {rid!r}")
+    for i, iid in enumerate(data.get("interpretations", [])):
+        if iid not in registry.interpretations:
+            err(["interpretations", i], f"unknown interpretation {iid!r}")
+    ids, _ = _state_ids(data["setup"])
+    seen: set[str] = set()
+    for cid in ids:
+        if cid in seen:
+            err(["setup"], f"duplicate card id {cid!r} in setup")
+        seen.add(cid)
+    n_actions = len(data["actions"])
+    refused_actions = {e.get("after", n_actions) - 1 for e in data["expect"] if "refused" in e}
+    setup_steps = {i for i, a in enumerate(data["actions"]) if "setup" in a}
+    for i in sorted(setup_steps - refused_actions):  # an accepted setup step: its ids count
+        with_ids = data["actions"][i]["setup"]
+        try:
+            seen |= set(_state_ids(with_ids)[0])
+        except (AttributeError, KeyError, TypeError):
+            err(
+                ["actions", i, "setup"],
+                "a setup step that the case expects to be accepted must be a valid STATE",
+            )
+    for i, exp in enumerate(data["expect"]):
+        after = exp.get("after", n_actions)
+        refused = exp.get("refused")
+        if after - 1 in setup_steps and refused is not None and refused not in SETUP_ERRORS:
+            err(
+                ["expect", i, "refused"],
+                f"step {after} is a setup step: `refused` must be one "
+                f"of {', '.join(SETUP_ERRORS)}, not {refused!r}",
+            )
+        elif after - 1 not in setup_steps and refused in SETUP_ERRORS:
+            err(
+                ["expect", i, "refused"],
+                f"{refused!r} is a refusal of `setup`; step {after} is an action",
+            )
+    for path, cid in _refs(data):
+        # an unknown id is deliberate in an action the case expects to be refused
+        deliberate = path[0] == "actions" and path[1] in refused_actions
+        if cid not in seen and not deliberate:
+            err(path, f"card id {cid!r} is not in the setup")
+    afters: set[int] = set()
+    for i, exp in enumerate(data["expect"]):
+        after = exp.get("after", n_actions)
+        if after > n_actions:
+            err(["expect", i, "after"], f"after = {after}, but the case has {n_actions} action(s)")
+        if "refused" in exp and after == 0:
+            err(["expect", i, "refused"], "`refused` needs `after` to name an action (1 or more)")
+        if after in afters:
+            err(["expect", i, "after"], f"a second expectation for after = {after}")
+        afters.add(after)
+    return errors

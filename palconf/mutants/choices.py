@@ -1,0 +1,215 @@
+"""Mutants of choices and what they find (B-17, B-19), and of the order triggered abilities
+resolve in (B-17); also deploying (B-7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from oracle.model import CardState, Effect, GameState
+from oracle.rules import Pending, Refusal, Rules
+
+from . import mutant
+
+# ---------------------------------------------------------------- choices (B-17, B-19), B-7
+
+
+@mutant(
+    "choices-checked-before-move",
+    "B-17",
+    "Choices are checked against the state before the action's own move, so a deployed "
+    "Pal cannot choose itself and an assigned Pal can.",
+)
+class ChoicesBeforeMove(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        super().bind_choices(self.state, pending, choose)
+
+
+@mutant(
+    "no-legal-choice-refuses",
+    "B-17",
+    "An ability that needs a choice and has no legal option makes the whole action illegal.",
+)
+class NoLegalChoiceRefuses(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        for p in pending:
+            if p.effect.needs_choice and not self.choice_options(g, p.effect):
+                raise Refusal("illegal-target", f"an ability of {p.source!r} has nothing to choose")
+        super().bind_choices(g, pending, choose)
+
+
+@mutant(
+    "surplus-choices-refused",
+    "B-17",
+    "An action with more `choose` entries than its abilities need is refused.",
+)
+class SurplusChoicesRefused(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        needed = sum(1 for p in pending if self.choice_options(g, p.effect))
+        if len(choose) > needed:
+            raise Refusal("illegal-target", f"{len(choose)} choices for {needed} ability(ies)")
+        super().bind_choices(g, pending, choose)
+
+
+@mutant(
+    "choose-any-pal-in-play",
+    "serious.1",
+    '"Choose 1 Pal" is read as any Pal in play, so a Pal on a structure (the assigned '
+    "card itself among them) may be chosen.",
+)
+class ChooseAnyPalInPlay(Rules):
+    def choice_options(self, g: GameState, effect: Effect) -> list[str]:
+        if not effect.needs_choice:
+            return []
+        return sorted(
+            c.id
+            for c in g.cards.values()
+            if c.card.kind == "pal" and c.zone in ("battle", "assigned")
+        )
+
+
+@mutant(
+    "deploy-enters-rested",
+    "B-7",
+    "A deployed card enters play rested, as if it needed a turn to get ready.",
+)
+class DeployEntersRested(Rules):
+    def move_deploy(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_deploy(g, a)
+        g.cards[a["card"]].state = "rest"
+        return pending
+
+
+@mutant(
+    "missing-choice-accepted",
+    "B-17",
+    "An action that lacks a choice is accepted, and the ability that needed it does nothing.",
+)
+class MissingChoiceAccepted(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        needed = sum(1 for p in pending if self.choice_options(g, p.effect))
+        if len(choose) >= needed:
+            return super().bind_choices(g, pending, choose)
+        entries = iter(choose)
+        for p in pending:
+            options = self.choice_options(g, p.effect)
+            if not options:
+                continue
+            entry = next(entries, None)
+            if entry is None:
+                return
+            if entry not in options:
+                raise Refusal("illegal-target", f"{entry!r} cannot be chosen")
+            p.choice = entry
+
+
+@mutant(
+    "choice-excludes-source",
+    "B-19",
+    '"Choose 1 Pal" is read as "choose another Pal", so an ability may not choose the '
+    "card it is on.",
+)
+class ChoiceExcludesSource(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        entries = iter(choose)
+        for p in pending:
+            options = [o for o in self.choice_options(g, p.effect) if o != p.source]
+            if not options:
+                continue
+            entry = next(entries, None)
+            if entry is None or entry not in options:
+                raise Refusal("illegal-target", f"one of {', '.join(options)} must be chosen")
+            p.choice = entry
+
+
+@mutant(
+    "choice-own-side-only",
+    "B-19",
+    '"Choose 1 Pal" is read as one of your own Pals, so a Pal in the opponent\'s battle '
+    "area may not be chosen.",
+)
+class ChoiceOwnSideOnly(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        entries = iter(choose)
+        for p in pending:
+            options = [
+                o for o in self.choice_options(g, p.effect) if g.cards[o].owner == p.controller
+            ]
+            if not options:
+                continue
+            entry = next(entries, None)
+            if entry is None or entry not in options:
+                raise Refusal("illegal-target", f"one of {', '.join(options)} must be chosen")
+            p.choice = entry
+
+
+@mutant(
+    "chosen-pal-gone-refuses",
+    "B-17",
+    "A chosen Pal that has left the battle area by the time its ability resolves makes the "
+    "whole action illegal, instead of going unaffected.",
+)
+class ChosenPalGoneRefuses(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if p.effect.needs_choice and p.choice is not None and g.cards[p.choice].zone != "battle":
+            raise Refusal("illegal-target", f"{p.choice!r} has left the battle area")
+        super().resolve_effect(g, p)
+
+
+@mutant(
+    "abilities-before-keywords",
+    "B-17",
+    "A card's written abilities are taken to resolve before its keyword abilities.",
+)
+class AbilitiesBeforeKeywords(Rules):
+    def triggered_effects(self, card: CardState, event: str) -> list[Effect]:
+        effects = super().triggered_effects(card, event)
+        keyword = len(
+            [
+                e
+                for inst in card.card.keywords
+                for e in self.kw(inst.id).triggered(card, event, inst)
+            ]
+        )
+        return effects[keyword:] + effects[:keyword]
+
+
+@mutant(
+    "triggers-resolve-last-first",
+    "B-17",
+    "A card's triggered abilities are taken to resolve like a stack, the last written "
+    "first (choices are still given in resolution order).",
+)
+class TriggersResolveLastFirst(Rules):
+    def triggered_effects(self, card: CardState, event: str) -> list[Effect]:
+        return list(reversed(super().triggered_effects(card, event)))
+
+
+@mutant(
+    "ability-of-gone-source-fizzles",
+    "B-19",
+    "An ability whose card has left play before it resolves does nothing at all, not only "
+    "its effects on `self` (against I-13).",
+)
+class AbilityOfGoneSourceFizzles(Rules):
+    def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
+        for p in pending:
+            if g.step == "over":
+                break
+            if p.source_is_card_in_play and not g.cards[p.source].in_play:
+                continue
+            self.resolve_effect(g, p)
+
+
+@mutant(
+    "self-finds-only-battle-area",
+    "B-19",
+    'An effect on `self` is read as "this Pal in the battle area", so an ability of a '
+    "Pal on a structure finds nothing when it affects `self`.",
+)
+class SelfFindsOnlyBattleArea(Rules):
+    def effect_target(self, g: GameState, p: Pending) -> CardState | None:
+        target = super().effect_target(g, p)
+        if target is not None and target.card.kind == "pal" and target.zone != "battle":
+            return None
+        return target

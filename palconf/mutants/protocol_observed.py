@@ -1,0 +1,196 @@
+"""Mutants of `P-observed` (docs/protocol.md, OBSERVED): the shape of what `observe` returns.
+
+Each `observe` post-processes the oracle's OBSERVED, or overrides the one rule method that sets
+the field (`lose_life`, `move_end_turn`, `resolve_effect`). The OBSERVED a mutant gives keeps
+the protocol's JSON shape (schema-valid), so that a case kills it by a `fail`, never by an
+`error`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from oracle.model import GameState, Player
+from oracle.rules import Pending, Rules
+
+from . import mutant
+
+
+@mutant(
+    "observed-power-zero-off-pals",
+    "P-observed",
+    "An event or a structure shows `power` and `strike` 0 rather than null.",
+)
+class PowerZeroOffPals(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for cid, c in out["cards"].items():
+            if self.state.cards[cid].card.kind != "pal":
+                c["power"] = c["strike"] = 0
+        return out
+
+
+@mutant(
+    "observed-state-out-of-play",
+    "P-observed",
+    'Every card shows its `state`, "stand" in hand and graveyard, rather than null out of play.',
+)
+class StateShownOutOfPlay(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for cid, c in out["cards"].items():
+            c["state"] = self.state.cards[cid].state
+        return out
+
+
+@mutant(
+    "observed-over-keeps-attack",
+    "P-observed",
+    "Game over is marked by `step` and `winner` only: an attack under way stays in `attack`.",
+)
+class OverKeepsAttack(Rules):
+    def lose_life(self, g: GameState, player: Player, amount: int) -> None:
+        attack = g.attack
+        super().lose_life(g, player, amount)
+        if g.step == "over":
+            g.attack = attack
+
+
+@mutant(
+    "observed-over-keeps-priority",
+    "P-observed",
+    "Game over is marked by `step` and `winner` only: the player who had priority keeps "
+    "it in `priority`.",
+)
+class OverKeepsPriority(Rules):
+    def lose_life(self, g: GameState, player: Player, amount: int) -> None:
+        priority = g.priority
+        super().lose_life(g, player, amount)
+        if g.step == "over":
+            g.priority = priority
+
+
+@mutant(
+    "observed-no-winner-after-damage-effect",
+    "P-observed",
+    "The winner is recorded only by battle, so a game won by a damage effect ends with no "
+    "`winner` named.",
+)
+class NoWinnerAfterDamageEffect(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        super().resolve_effect(g, p)
+        if p.effect.op == "damage" and g.step == "over":
+            g.winner = None
+
+
+@mutant(
+    "observed-turn-not-counted",
+    "P-observed",
+    "The `turn` field is taken for the turn the game was set up in: `end-turn` does not change it.",
+)
+class TurnNotCounted(Rules):
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_end_turn(g, a)
+        g.turn -= 1
+        return pending
+
+
+@mutant(
+    "observed-turn-counts-rounds",
+    "P-observed",
+    "The `turn` field counts rounds: it goes up only when play passes back to A, not at "
+    "every `end-turn`.",
+)
+class TurnCountsRounds(Rules):
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_end_turn(g, a)
+        if g.active != "A":
+            g.turn -= 1
+        return pending
+
+
+@mutant(
+    "observed-assigned-zone-battle",
+    "P-observed",
+    'A Pal on a structure is still a Pal in play, so its `zone` is shown as "battle" '
+    'rather than "assigned".',
+)
+class AssignedZoneBattle(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for c in out["cards"].values():
+            if c["zone"] == "assigned":
+                c["zone"] = "battle"
+        return out
+
+
+@mutant(
+    "observed-assigned-in-battle-list",
+    "P-observed",
+    "A player's `battle` list shows every Pal in play, those on structures too.",
+)
+class AssignedInBattleList(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for pdata in out["players"].values():
+            held = [pid for pals in pdata["structures"].values() for pid in pals]
+            pdata["battle"] = sorted(pdata["battle"] + held)
+        return out
+
+
+@mutant(
+    "observed-printed-power-in-play",
+    "P-observed",
+    "A Pal shows its printed power everywhere, in play too, not its current power (B-18).",
+)
+class PrintedPowerInPlay(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for cid, c in out["cards"].items():
+            card = self.state.cards[cid].card
+            if card.kind == "pal":
+                c["power"] = card.power
+        return out
+
+
+@mutant(
+    "observed-priority-active-in-main",
+    "P-observed",
+    "The `priority` field names the player to act in the main phase too: the active "
+    "player, not null.",
+)
+class PriorityActiveInMain(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        if out["step"] == "main":
+            out["priority"] = out["active"]
+        return out
+
+
+@mutant(
+    "observed-cards-in-play-only",
+    "P-observed",
+    "The `cards` map is taken for the cards on the table: cards in hand and graveyard are "
+    "left out of it.",
+)
+class CardsInPlayOnly(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        out["cards"] = {
+            cid: c for cid, c in out["cards"].items() if c["zone"] not in ("hand", "graveyard")
+        }
+        return out
+
+
+@mutant(
+    "observed-over-step-unchanged",
+    "P-observed",
+    'Game over is shown by `winner` alone: `step` stays "main" rather than "over".',
+)
+class OverStepUnchanged(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        if out["step"] == "over":
+            out["step"] = "main"
+        return out

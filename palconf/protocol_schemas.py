@@ -1,0 +1,107 @@
+"""The protocol's message schemas (palconf/schemas/protocol/), checked twice over.
+
+`fast_check` compiles a schema into plain Python checks (palconf.schemacheck: fast enough
+for every reply of every case), and `describe_violation` asks jsonschema for a readable
+message once a message has failed. tests/test_protocol_schemas.py holds the two to the same
+verdicts. `check_reply_shape` is what the adapter asks of each reply; `json_validator` is
+what `palconf smoke` lists every problem with.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+import jsonschema
+from referencing import Registry, Resource
+
+from . import paths
+from .schemacheck import Check, Compiler, SchemaCompileError
+
+__all__ = [
+    "SCHEMA_BASE",
+    "SCHEMA_DIR",
+    "SchemaCompileError",
+    "check_message",
+    "check_reply_shape",
+    "describe_violation",
+    "fast_check",
+    "json_validator",
+    "schema_documents",
+]
+
+SCHEMA_DIR = paths.SCHEMAS / "protocol"
+SCHEMA_BASE = "https://palconf.invalid/schemas/protocol/v1/"
+
+
+@lru_cache(maxsize=1)
+def schema_documents() -> dict[str, dict[str, Any]]:
+    """Every schema of palconf/schemas/protocol by file stem: `observe.response`, `common` …"""
+    docs = {}
+    for path in sorted(SCHEMA_DIR.glob("*.json")):
+        docs[path.name[: -len(".json")]] = json.loads(path.read_text(encoding="utf-8"))
+    return docs
+
+
+@lru_cache(maxsize=1)
+def _registry() -> Registry:
+    resources = [(doc["$id"], Resource.from_contents(doc)) for doc in schema_documents().values()]
+    return Registry().with_resources(resources)
+
+
+@cache
+def json_validator(name: str) -> jsonschema.protocols.Validator:
+    """The jsonschema validator of one message schema (slow; for messages and for `smoke`)."""
+    schema = schema_documents()[name]
+    return jsonschema.Draft202012Validator(schema, registry=_registry())
+
+
+def _where(path: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in path) or "(top level)"
+
+
+def describe_violation(name: str, instance: Any) -> str | None:
+    """What is wrong with `instance` as the message `name` (`act.response` …), or None."""
+    errors = list(json_validator(name).iter_errors(instance))
+    if not errors:
+        return None
+    best = jsonschema.exceptions.best_match(errors)
+    message = best.message
+    if len(message) > 200:
+        message = message[:200] + "…"
+    return f"{_where(best.absolute_path)}: {message}"
+
+
+@cache
+def fast_check(name: str) -> Check:
+    """The schema `name` (`observe.response` …) compiled to a quick yes/no function."""
+    docs = schema_documents()
+    return Compiler(docs, SCHEMA_BASE).compile(docs[name], name)
+
+
+def check_message(name: str, instance: Any) -> str | None:
+    """None if `instance` is a valid `name` message; else what is wrong (cheap when valid)."""
+    if fast_check(name)(instance):
+        return None
+    return describe_violation(name, instance) or "does not follow the schema"
+
+
+_REPLY_CHECKS: dict[str, Check | None] = {}
+
+
+def check_reply_shape(cmd: str, reply: Any) -> str | None:
+    """What is wrong with `reply` as the answer to `cmd`, or None. A command v1 does not
+    define (what `smoke` sends to see it refused) only gets the common envelope checked."""
+    check = _REPLY_CHECKS.get(cmd)
+    if check is None and cmd not in _REPLY_CHECKS:
+        name = f"{cmd}.response"
+        check = _REPLY_CHECKS[cmd] = fast_check(name) if name in schema_documents() else None
+    if check is not None:
+        return None if check(reply) else check_message(f"{cmd}.response", reply)
+    if not isinstance(reply, dict):
+        return "(top level): a reply must be a JSON object"
+    if not isinstance(reply.get("ok"), bool):
+        return "ok: must be true or false"
+    return None if reply["ok"] else check_message("error.response", reply)

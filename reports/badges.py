@@ -1,0 +1,37 @@
+"""Badges: shields.io endpoint JSON, one per engine and one per engine and group.
+
+`<engine>.json` counts all the engine's cases, `<engine>/<group>.json` those of one group (a
+keyword, `protocol`, and `base` when it has cases). Badges count the cases the rules text
+decides alone, not those that depend on a ruling (see `reports.model`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from palconf.core import Tally
+from palconf.core.outcomes import BASE
+
+from .model import Report, slug
+from .render import shorten
+
+
+def badges(report: Report) -> dict[str, dict[str, Any]]:
+    """Relative path → shields.io endpoint JSON."""
+    out: dict[str, dict[str, Any]] = {}
+    for e in report.engines:
+        out[f"{e.key}.json"] = badge(e.label, e.totals.text)
+        for kw in report.keywords:
+            cell = e.keywords[kw.id]
+            if cell.all.total or kw.id != BASE:
+                out[f"{e.key}/{slug(kw.id)}.json"] = badge(kw.name, cell.text)
+    return out
+
+
+def badge(label: str, tally: Tally) -> dict[str, Any]:
+    return {
+        "schemaVersion": 1,
+        "label": shorten(label, 60),
+        "message": tally.badge_message,
+        "color": tally.badge_color,
+    }

@@ -1,0 +1,374 @@
+"""The report model: engines side by side, per group (keyword, protocol, base), clause,
+interpretation and case, with their tallies (`palconf.core.Tally`). `reports.build` builds
+it from results files; the renderers (`reports.html`, `.markdown`, `.junit`, `.badges`)
+only read it. Every view has a `to_json` (what `results.json` holds).
+
+How cases are counted:
+- A case counts under every group it belongs to (`palconf.core.Result.groups`): each
+  keyword it tests, `protocol` when it cites a protocol rule (P-…), `base` when neither.
+- *Passed* is pass or xpass; *ran* is every outcome but skip (an engine lacking a keyword is
+  not marked down for it); the rate is passed / ran.
+- A case citing an interpretation (I-n) "depends on a ruling": palconf's reading of text that
+  could be read otherwise. The matrix counts those cases in their own column, apart from the
+  cases the rules text decides alone, and the badges count the rules-text cases only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from palconf.core import FAILED, Outcome, Result, Tally
+from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
+
+from .mutants import Mutant
+
+REPORT_FORMAT = "palconf-report"
+REPORT_FORMAT_VERSION = 1
+
+
+def slug(text: str, limit: int = 40) -> str:
+    """A safe file/anchor name: lowercase letters, digits, `.`, `_` and `-` only."""
+    s = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")[:limit].strip("-.")
+    return s or "x"
+
+
+@dataclass
+class Cell:
+    """One keyword (or clause, or interpretation) on one engine."""
+
+    all: Tally = field(default_factory=Tally)
+    text: Tally = field(default_factory=Tally)  # cases the rules text decides alone
+    ruling: Tally = field(default_factory=Tally)  # cases that depend on an interpretation
+
+    def add(self, r: Result) -> None:
+        self.all.add(r.outcome)
+        (self.ruling if r.depends_on_ruling else self.text).add(r.outcome)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "all": self.all.to_json(),
+            "rules_text": self.text.to_json(),
+            "ruling": self.ruling.to_json(),
+        }
+
+
+# ---------------------------------------------------------------- the report model
+
+
+@dataclass
+class EngineRun:
+    key: str  # a slug, unique in the report: badge file names, anchors, JSON keys
+    tag: str  # "A", "B", … naming the engine in narrow places when there are several
+    label: str  # what headings show: "name version"
+    name: str
+    version: str
+    source: str
+    meta: dict[str, Any] | None
+    results: dict[str, Result]
+    totals: Cell = field(default_factory=Cell)
+    keywords: dict[str, Cell] = field(default_factory=dict)  # group → its cell
+    duplicates: list[str] = field(default_factory=list)
+    lacks: list[str] | None = None  # keywords of the rules the engine does not implement
+
+    @property
+    def meta_field(self) -> dict[str, str]:
+        """The meta line's fields as display strings ("" when unknown)."""
+        m = self.meta or {}
+        found = m.get("engine")
+        engine: dict[str, Any] = found if isinstance(found, dict) else {}
+        kws = engine.get("keywords") if isinstance(engine.get("keywords"), list) else None
+        return {
+            "palconf": str(m.get("palconf", "")),
+            "rules_version": str(m.get("rules_version", "")),
+            "date": str(m.get("date", "")),
+            "protocol": str(m.get("protocol", "")),
+            "meta_cases": str(m.get("cases", "")),
+            "keywords": ", ".join(str(k) for k in kws) if kws is not None else "",
+            "keyword_count": str(len(kws)) if kws is not None else "",
+        }
+
+    @property
+    def selected(self) -> int | None:
+        """How many cases the run selected (its meta line), if known."""
+        n = (self.meta or {}).get("cases")
+        return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+    @property
+    def unfinished(self) -> bool:
+        """The run stopped before every case it selected had a result."""
+        return self.selected is not None and len(self.results) < self.selected
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "name": self.name,
+            "version": self.version,
+            "source": self.source,
+            "meta": self.meta,
+            "cases": len(self.results),
+            "selected": self.selected,
+            "unfinished": self.unfinished,
+            "totals": self.totals.to_json(),
+            "keywords": {k: c.to_json() for k, c in self.keywords.items()},
+            "lacks_keywords": self.lacks,
+            "duplicate_results": self.duplicates,
+        }
+
+
+@dataclass
+class CaseView:
+    id: str
+    title: str
+    groups: tuple[str, ...]  # what it is counted under: keywords, protocol, base
+    clauses: tuple[str, ...]
+    interpretations: tuple[str, ...]
+    rules: tuple[str, ...]
+    results: dict[str, Result | None]  # engine key → result (None: not in that run)
+
+    @property
+    def anchor(self) -> str:
+        return "case-" + slug(self.id, 80)
+
+    @property
+    def home_anchor(self) -> str:
+        """The case's place under its first group's section (a case may be listed under
+        several groups, and among the failing cases too; each place has its own id)."""
+        return f"kw-{slug(self.groups[0], 60)}--{self.anchor}" if self.groups else self.anchor
+
+    @property
+    def failing(self) -> bool:
+        return any(r is not None and r.outcome in FAILED for r in self.results.values())
+
+    @property
+    def problems(self) -> list[tuple[str, Result]]:
+        """(engine key, result) for every engine where the case did not pass or skip."""
+        return [
+            (k, r)
+            for k, r in self.results.items()
+            if r is not None and r.outcome not in (Outcome.PASS, Outcome.SKIP)
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, r in self.results.items():
+            if r is None:
+                continue
+            entry: dict[str, Any] = {
+                "outcome": r.outcome,
+                "message": r.message,
+                "duration_ms": r.duration_ms,
+            }
+            if r.step is not None:
+                entry["step"] = r.step
+            if r.diffs:  # a side that is missing is left out, as in a results file
+                entry["diffs"] = [d.to_json() for d in r.diffs]
+            if r.stderr:
+                entry["stderr"] = r.stderr
+            out[key] = entry
+        # "keywords": the groups the case is counted under (as before the protocol group)
+        return {
+            "id": self.id,
+            "title": self.title,
+            "keywords": list(self.groups),
+            "clauses": list(self.clauses),
+            "interpretations": list(self.interpretations),
+            "rules": list(self.rules),
+            "results": out,
+        }
+
+
+@dataclass
+class ClauseView:
+    """A clause of a keyword, or a base or protocol rule its group's cases cite."""
+
+    id: str
+    text: str  # the rules text (current version), or a base or protocol rule's text
+    summary: str
+    testable: bool
+    known: bool  # False: cited by a case but not in the registry
+    interpretations: list[str]
+    cases: list[str]
+    cells: dict[str, Cell]
+
+    @property
+    def protocol(self) -> bool:
+        """A protocol rule (P-…): its text is a section of docs/protocol.md, not a sentence."""
+        return self.id.startswith(PROTOCOL_PREFIX)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "text": self.text,
+            "summary": self.summary,
+            "testable": self.testable,
+            "known": self.known,
+            "interpretations": self.interpretations,
+            "cases": self.cases,
+            "engines": {k: c.to_json() for k, c in self.cells.items()},
+        }
+
+
+@dataclass
+class InterpretationView:
+    id: str
+    text: str
+    reasoning: str
+    clauses: list[str]
+    cases: list[str]
+    cells: dict[str, Tally]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "text": self.text,
+            "reasoning": self.reasoning,
+            "clauses": self.clauses,
+            "cases": self.cases,
+            "engines": {k: t.to_json() for k, t in self.cells.items()},
+        }
+
+
+@dataclass
+class KeywordView:
+    """One group: a keyword (its clauses), `protocol` (the protocol rules, P-…) or `base`
+    (the base rules its cases cite)."""
+
+    id: str
+    name: str
+    clauses: list[ClauseView]
+    cases: list[CaseView]  # failing ones first, then by id
+    interpretations: list[str]
+    cells: dict[str, Cell]
+
+    @property
+    def anchor(self) -> str:
+        return "kw-" + slug(self.id, 60)
+
+    @property
+    def failing(self) -> bool:
+        return any(c.failing for c in self.cases)
+
+    @property
+    def clauses_heading(self) -> str:
+        return {BASE: "Base rules cited", PROTOCOL: "Protocol rules"}.get(self.id, "Clauses")
+
+    @property
+    def shown(self) -> bool:
+        """Listed in the matrix: every keyword and `protocol`; `base` when it has cases."""
+        return bool(self.cases) or self.id != BASE
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "engines": {k: c.to_json() for k, c in self.cells.items()},
+            "clauses": [c.to_json() for c in self.clauses],
+            "interpretations": self.interpretations,
+            "cases": [c.id for c in self.cases],
+        }
+
+
+@dataclass
+class MutantsView:
+    """Suite strength: per keyword, how many mutants (deliberate misreadings) the cases kill."""
+
+    mutants: list[Mutant]
+    keywords: dict[str, Tally]  # keyword → counts of "pass" (killed) and "fail" (survived)
+
+    @property
+    def total(self) -> Tally:
+        t = Tally()
+        for m in self.mutants:
+            t.add(Outcome.PASS if m.killed else Outcome.FAIL)
+        return t
+
+    def survivors(self, keyword: str) -> list[Mutant]:
+        """Mutants of the keyword that no case killed (those that could not run apart)."""
+        return [m for m in self.mutants if m.keyword == keyword and not m.killed and not m.fault]
+
+    def faults(self, keyword: str) -> list[Mutant]:
+        """Mutants whose engine could not run the cases: nothing is known of them."""
+        return [m for m in self.mutants if m.keyword == keyword and m.fault]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "killed": self.total.passed,
+            "total": self.total.total,
+            "score": None if self.total.rate is None else round(self.total.rate, 4),
+            "keywords": {
+                k: {
+                    "mutants": t.total,
+                    "killed": t.passed,
+                    "score": None if t.rate is None else round(t.rate, 4),
+                    "survivors": [m.name for m in self.survivors(k)],
+                    "faults": [m.name for m in self.faults(k)],
+                }
+                for k, t in self.keywords.items()
+            },
+            "mutants": [
+                {
+                    "name": m.name,
+                    "clause": m.clause,
+                    "keyword": m.keyword,
+                    "killed": m.killed,
+                    "status": m.status,
+                    "killed_by": list(m.killed_by),
+                    "misreading": m.description,
+                }
+                for m in self.mutants
+            ],
+        }
+
+
+@dataclass
+class Report:
+    title: str
+    generated: str
+    palconf: str
+    rules_version: str
+    rules_title: str
+    engines: list[EngineRun]
+    keywords: list[KeywordView]
+    interpretations: list[InterpretationView]
+    cases: dict[str, CaseView]
+    mutants: MutantsView | None = None
+
+    @property
+    def engine_labels(self) -> dict[str, str]:
+        return {e.key: e.label for e in self.engines}
+
+    @property
+    def engine_by_key(self) -> dict[str, EngineRun]:
+        return {e.key: e for e in self.engines}
+
+    def keyword_name(self, kid: str) -> str:
+        return next((k.name for k in self.keywords if k.id == kid), kid)
+
+    @property
+    def failing_cases(self) -> list[CaseView]:
+        return [c for c in self.cases.values() if c.failing]
+
+    @property
+    def failures(self) -> list[tuple[CaseView, str, Result]]:
+        """(case, engine key, result) for every failed, errored, timed-out or xfailed result."""
+        return [
+            (c, key, r) for c in self.failing_cases for key, r in c.problems if r.outcome in FAILED
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": REPORT_FORMAT,
+            "format_version": REPORT_FORMAT_VERSION,
+            "title": self.title,
+            "generated": self.generated,
+            "palconf": self.palconf,
+            "rules_version": self.rules_version,
+            "engines": [e.to_json() for e in self.engines],
+            "keywords": [k.to_json() for k in self.keywords],
+            "interpretations": [i.to_json() for i in self.interpretations],
+            "cases": [c.to_json() for c in self.cases.values()],
+            "mutants": self.mutants.to_json() if self.mutants else None,
+        }

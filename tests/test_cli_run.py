@@ -1,0 +1,269 @@
+"""`palconf run` end to end (palconf/commands/run.py): faults of a real engine process spoil
+one case each, a stopped run resumes, bad arguments exit 2, and the whole suite gives the
+same verdicts through `palconf serve` as in-process."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from palconf import adapter
+from palconf.adapter import ProcessEngine
+from palconf.cases import Case
+from palconf.cli import main
+from palconf.core import Result
+from palconf.runner import run_cases
+
+from .harness import SERVE, SERVE_ARGV, broken, folder_of, gone, read_results, run_cli
+
+#: the fixtures all_cases, oracle_results and small
+pytest_plugins = ["tests.harness_fixtures"]
+
+# ---------------------------------------------------------------- faults, end to end
+
+
+@pytest.mark.parametrize(
+    "mode,at,outcome,words",
+    [
+        ("crash", "act", "error", "exited with status 3 while answering `act`"),
+        ("hang", "act", "timeout", "no reply within 0.5 s"),
+        ("garbage", "act", "error", "is not JSON"),
+        ("oversized", "act", "error", "over the size bound of 1048576 bytes"),
+        ("wrong-shape", "observe", "error", "state: 'cards' is a required property"),
+        ("wrong-shape", "act", "error", "does not follow the protocol"),
+        ("junk", "act", "error", "DEBUG: got a request"),
+        ("junk-after", "act", "error", "DEBUG: answered"),
+        ("crash-then-bad-hello", "act", "error", "exited with status 3"),
+    ],
+)
+def test_each_fault_spoils_one_case_only(
+    small: tuple[Path, list[Case]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    mode: str,
+    at: str,
+    outcome: str,
+    words: str,
+) -> None:
+    folder, cases = small
+    target = cases[2]
+    pids = tmp_path / "pids"
+    cmd = broken(mode, on=target, at=at, marker=tmp_path / "marker", pidfile=pids)
+    results = tmp_path / "r.jsonl"
+    assert run_cli(folder, cmd, results, "--timeout", "0.5") == 1
+    rows = {r["id"]: r for r in read_results(results)}
+    assert set(rows) == {c.id for c in cases}  # the run completed
+    assert rows[target.id]["outcome"] == outcome
+    assert words in rows[target.id]["message"]
+    assert all(r["outcome"] == "pass" for i, r in rows.items() if i != target.id)
+    out = capsys.readouterr()
+    assert f"{outcome.upper()} {target.id}" in out.out and "Traceback" not in out.err
+    started = [int(p) for p in pids.read_text().split()]
+    # a restart after each fault that leaves the stream unusable (not after a wrong shape)
+    assert len(started) == {"crash-then-bad-hello": 3, "wrong-shape": 1}.get(mode, 2)
+    assert all(gone(p) for p in started)  # palconf leaves no engine behind
+
+
+def test_stderr_chatter_is_kept_bounded_and_harmless(
+    small: tuple[Path, list[Case]], tmp_path: Path
+) -> None:
+    folder, cases = small
+    results = tmp_path / "r.jsonl"
+    assert run_cli(folder, broken("stderr", on=cases[1]), results) == 0
+    rows = {r["id"]: r for r in read_results(results)}
+    assert all(r["outcome"] == "pass" for r in rows.values())
+    noisy = rows[cases[1].id]["stderr"]
+    assert "chatter" in noisy and "dropped" in noisy and len(noisy) <= adapter.STDERR_LIMIT + 100
+    assert all("stderr" not in r for i, r in rows.items() if i != cases[1].id)
+
+
+def test_an_engine_that_exits_at_hello(
+    small: tuple[Path, list[Case]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, _ = small
+    assert run_cli(folder, broken("exit-at-hello"), tmp_path / "r.jsonl") == 1
+    err = capsys.readouterr().err
+    assert "the engine did not start: the engine exited with status 4" in err
+    assert "broken engine: exiting at hello" in err and "palconf smoke" in err
+    assert "Traceback" not in err
+
+
+def test_a_stopped_run_keeps_its_results_and_resume_finishes_it(
+    small: tuple[Path, list[Case]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, cases = small
+    results = tmp_path / "r.jsonl"
+    assert run_cli(folder, broken("crash"), results, "--max-restarts", "1") == 1
+    assert "the run stopped" in capsys.readouterr().err
+    rows = read_results(results)
+    assert [r["outcome"] for r in rows] == ["error", "error"]
+    assert run_cli(folder, SERVE, results, "--resume") == 1  # the two errors stay
+    rows = read_results(results)
+    assert sorted(r["id"] for r in rows) == sorted(c.id for c in cases)
+    assert [r["outcome"] for r in rows] == ["error"] * 2 + ["pass"] * 4
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["--resume"], "--resume needs --results"),
+        (["--update-expectations"], "needs --expectations"),
+        (["--engine-cmd", ""], "empty"),
+        (["--engine-cmd", "'unbalanced"], "cannot parse"),
+        (["--engine-cmd", "/no/such/engine --flag"], "not found"),
+        (["--expectations", "/no/such/file.toml"], "no such file"),
+    ],
+)
+def test_bad_arguments_exit_2(
+    small: tuple[Path, list[Case]], capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    folder, _ = small
+    assert main(["run", "--cases", str(folder), *argv]) == 2
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv", [["--timeout", "0"], ["--timeout", "soon"], ["--max-restarts", "-1"]]
+)
+def test_bad_numbers_exit_2(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["run", *argv])
+    assert e.value.code == 2
+
+
+# ---------------------------------------------------------------- the whole suite, via serve
+
+
+def test_serve_gives_the_in_process_verdicts_on_every_case(
+    all_cases: list[Case], oracle_results: list[Result]
+) -> None:
+    with ProcessEngine(SERVE_ARGV) as engine:
+        served = list(run_cases(engine, all_cases))
+        assert engine.starts == 1  # one process for the whole run
+
+    def key(r: Result) -> tuple[Any, ...]:
+        return (r.id, r.outcome, r.message, r.step, r.diffs)
+
+    assert len(served) == len(all_cases)
+    assert [key(r) for r in served] == [key(r) for r in oracle_results]
+
+
+def test_sigkill_halfway_then_resume_gives_each_case_once(
+    tmp_path: Path, all_cases: list[Case], oracle_results: list[Result]
+) -> None:
+    """120 cases, so that the two runs load fast; the engine is `palconf serve`."""
+    chosen = all_cases[:: max(1, len(all_cases) // 120)]
+    folder = folder_of(chosen, tmp_path / "cases")
+    results = tmp_path / "r.jsonl"
+    argv = [
+        sys.executable,
+        "-m",
+        "palconf.cli",
+        "run",
+        "--engine-cmd",
+        SERVE,
+        "--cases",
+        str(folder),
+        "--results",
+        str(results),
+    ]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    half = len(chosen) // 2
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if results.exists() and results.read_bytes().count(b"\n") >= half:
+            break
+        time.sleep(0.005)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    written = len(read_results(results))
+    assert 0 < written < len(chosen)
+    done = subprocess.run(argv + ["--resume"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"{written} case(s) done" in done.stdout
+    rows = read_results(results)
+    assert sorted(r["id"] for r in rows) == sorted(c.id for c in chosen)  # each once
+    expected = {r.id: r.outcome for r in oracle_results}
+    assert {r["id"]: r["outcome"] for r in rows} == {c.id: expected[c.id] for c in chosen}
+
+
+def test_resume_cuts_a_torn_last_line(
+    small: tuple[Path, list[Case]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, cases = small
+    results = tmp_path / "r.jsonl"
+    assert run_cli(folder, None, results) == 0
+    lines = [line for line in results.read_text().splitlines() if '"meta"' not in line]
+    results.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])  # killed mid-line
+    assert run_cli(folder, None, results, "--resume") == 0
+    assert "dropped an unfinished last line" in capsys.readouterr().err
+    assert sorted(r["id"] for r in read_results(results)) == sorted(c.id for c in cases)
+    results.write_text(lines[0] + "\nnot json\n" + lines[1] + "\n")
+    assert run_cli(folder, None, results, "--resume") == 2
+    assert ":2: not a JSON line" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- groups: keywords, protocol, base
+
+
+def test_keyword_protocol_selects_the_protocol_cases_and_the_table_has_its_row(
+    all_cases: list[Case], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from palconf.registry import load as load_registry
+
+    protocol = [c for c in all_cases if "protocol" in c.keywords]
+    assert protocol and all(any(r.startswith("P-") for r in c.rules) for c in protocol)
+    assert main(["run", "-k", "protocol"]) == 0
+    out = capsys.readouterr().out
+    assert f"palconf: {len(protocol)} case(s) against palconf-oracle" in out
+    rows = {
+        line.split()[0]: line.split()
+        for line in out.splitlines()
+        if line.split() and line.split()[0] in load_registry().groups
+    }
+    assert list(rows) == load_registry().groups  # one row per group, in the registry's order
+    assert rows["protocol"][1] == str(len(protocol))
+    assert rows["base"][1] == str(sum(c.keywords == ("base",) for c in protocol))
+
+
+def test_an_unknown_keyword_lists_the_groups(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "-k", "protocl"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown keyword(s): protocl" in err and "protocol, base" in err
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("[meta\n", "cannot load the rules registry"),
+        ("[meta]\ncurrent = '1.00'\n", "incomplete or malformed (KeyError: "),
+    ],
+)
+def test_a_broken_registry_is_a_message_and_exit_2(
+    tmp_path: Path,
+    text: str,
+    words: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from palconf import paths, registry
+
+    (tmp_path / "registry.toml").write_text(text)
+    monkeypatch.setattr(paths, "RULES", tmp_path)
+    registry.load.cache_clear()
+    try:
+        with pytest.raises(SystemExit) as e:
+            main(["run"])
+    finally:
+        registry.load.cache_clear()
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"palconf: cannot load the rules registry {tmp_path / 'registry.toml'}: " in err
+    assert words in err and "Traceback" not in err

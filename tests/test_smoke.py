@@ -1,0 +1,87 @@
+"""`palconf smoke` (palconf/commands/smoke.py) against the oracle, the worked example engine
+and the broken engine; and the example engine running the base cases."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from palconf.cases import Case
+from palconf.cli import main
+
+from .harness import EXAMPLE, PY, SERVE, broken, folder_of, read_results
+
+#: the fixtures all_cases, oracle_results and small
+pytest_plugins = ["tests.harness_fixtures"]
+
+# ---------------------------------------------------------------- smoke and the example engine
+
+
+def smoke(cmd: str, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
+    code = main(["smoke", "--engine-cmd", cmd, "--timeout", "2", *extra])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_smoke_passes_the_oracle_and_the_example(capsys: pytest.CaptureFixture[str]) -> None:
+    for cmd in (SERVE, f"{PY} {shlex.quote(str(EXAMPLE))}"):
+        code, out = smoke(cmd, capsys)
+        assert code == 0, out
+        assert "FAIL" not in out and "ok    bye" in out
+
+
+@pytest.mark.parametrize(
+    "mode,at,failing",
+    [
+        ("crash", "observe", "observe"),
+        ("wrong-shape", "observe", "observe"),
+        ("accept-all", "act", "refused action"),
+        ("exit-at-hello", "act", "hello"),
+        ("garbage", "act", "refused action"),
+    ],
+)
+def test_smoke_names_what_is_wrong(
+    capsys: pytest.CaptureFixture[str], mode: str, at: str, failing: str
+) -> None:
+    code, out = smoke(broken(mode, at=at), capsys)
+    assert code == 1
+    assert any(line.split()[:1] == ["FAIL"] and failing in line for line in out.splitlines())
+    assert "fix:" in out and "Traceback" not in out
+
+
+def test_smoke_json_and_bad_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = smoke(SERVE, capsys, "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["ok"] and {c["status"] for c in report["checks"]} == {"ok"}
+    code, out = smoke("/no/such/engine", capsys)
+    assert code == 2 and "not found" in out
+
+
+def test_the_example_engine_runs_the_base_cases(
+    tmp_path: Path, all_cases: list[Case], capsys: pytest.CaptureFixture[str]
+) -> None:
+    chosen = [c for c in all_cases if c.keywords == ("base",)]
+    chosen += [c for c in all_cases if "taunt" in c.keywords][:5]
+    results = tmp_path / "r.jsonl"
+    main(
+        [
+            "run",
+            "--engine-cmd",
+            f"{PY} {shlex.quote(str(EXAMPLE))}",
+            "--results",
+            str(results),
+            "--cases",
+            str(folder_of(chosen, tmp_path / "cases")),
+        ]
+    )
+    rows = read_results(results)
+    assert not [r for r in rows if r["outcome"] in ("error", "timeout")]
+    assert sum(r["outcome"] == "pass" for r in rows) >= 10
+    taunt = [r for r in rows if "taunt" in r["keywords"]]
+    assert taunt and all(
+        r["outcome"] == "skip" and "does not implement: " in r["message"] for r in taunt
+    )
+    assert any(r["outcome"] == "skip" and "unsupported" in r["message"] for r in rows)
