@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from oracle.model import KEYWORD_IDS
@@ -21,86 +21,7 @@ from ..adapter import EngineCommandError, ProcessEngine
 from ..core import EngineFault, EngineInfo, compare, state_changes, terminal_safe
 from ..engine_options import add_engine_options, make_engine
 from ..protocol_schemas import check_reply_shape, json_validator
-
-#: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
-STATE: dict[str, Any] = {
-    "active": "A",
-    "turn": 1,
-    "night": False,
-    "players": {
-        "A": {
-            "life": 5,
-            "energy": 1,
-            "hand": [],
-            "structures": [],
-            "graveyard": [],
-            "battle": [
-                {
-                    "id": "a1",
-                    "kind": "pal",
-                    "name": "Smoke Pal",
-                    "power": 3000,
-                    "strike": 1,
-                    "cost": 0,
-                    "state": "stand",
-                }
-            ],
-        },
-        "B": {
-            "life": 5,
-            "energy": 0,
-            "hand": [],
-            "structures": [],
-            "graveyard": [],
-            "battle": [
-                {
-                    "id": "b1",
-                    "kind": "pal",
-                    "name": "Rested Pal",
-                    "power": 2000,
-                    "strike": 1,
-                    "cost": 0,
-                    "state": "rest",
-                }
-            ],
-        },
-    },
-}
-#: What `observe` must show right after `setup` of STATE.
-OBSERVED: dict[str, Any] = {
-    "active": "A",
-    "turn": 1,
-    "night": False,
-    "winner": None,
-    "step": "main",
-    "priority": None,
-    "attack": None,
-    "players": {
-        "A": {
-            "life": 5,
-            "energy": 1,
-            "hand": [],
-            "battle": ["a1"],
-            "structures": {},
-            "graveyard": [],
-        },
-        "B": {
-            "life": 5,
-            "energy": 0,
-            "hand": [],
-            "battle": ["b1"],
-            "structures": {},
-            "graveyard": [],
-        },
-    },
-    "cards": {
-        "a1": {"zone": "battle", "owner": "A", "state": "stand", "power": 3000, "strike": 1},
-        "b1": {"zone": "battle", "owner": "B", "state": "rest", "power": 2000, "strike": 1},
-    },
-}
-REFUSED = {"do": "end-turn", "player": "B"}  # A is active: wrong-player
-ACCEPTED = {"do": "end-turn", "player": "A"}
-ONE_LINE = "Write exactly one JSON object per line on stdout, and flush after each reply."
+from ..smoke_data import ACCEPTED, LIMIT, OBSERVED, ONE_LINE, REFUSED, STATE, Check, shown
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -125,23 +46,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="json: one object with every check, for CI",
     )
     p.set_defaults(func=main)
-
-
-@dataclass
-class Check:
-    name: str
-    status: str  # ok | warn | FAIL
-    detail: str = ""
-    fix: str = ""
-
-
-#: How much of an engine's text a check shows.
-LIMIT = 300
-
-
-def shown(value: Any) -> str:
-    """A reply (untrusted JSON) on one line, for a check's detail."""
-    return terminal_safe(json.dumps(value, sort_keys=True), 200)
 
 
 class Smoke:
