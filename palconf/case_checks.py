@@ -15,25 +15,16 @@ from typing import Any
 
 import jsonschema
 
+from oracle.model import KEYWORD_NAMES, WHEN_KEYWORD
+
 from . import paths
 from .registry import Registry
 from .schemacheck import Check, Compiler
 
 NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
-KEYWORD_OF_WORD = {
-    "Quick": "quick",
-    "Brave": "brave",
-    "Serious": "serious",
-    "Interrupt": "interrupt",
-    "Vigilance": "vigilance",
-    "Taunt": "taunt",
-    "Stealth": "stealth",
-    "Retaliate": "retaliate",
-    "Nocturnal": "nocturnal",
-    "Breakthrough": "breakthrough",
-    "Assault": "assault",
-}
-WHEN_KEYWORD = {"deploy": "on-deploy", "attack": "on-attack", "assign": "on-assign"}
+#: How keywords are written on a card, and the keyword an ability's `when` names: the
+#: oracle's own tables (oracle/model.py), so the two never disagree.
+KEYWORD_OF_WORD = KEYWORD_NAMES
 
 
 @dataclass(frozen=True)
