@@ -129,6 +129,11 @@ class RulesBase:
             targets = k.restrict_targets(g, attacker, targets)
         return targets
 
+    @staticmethod
+    def acting_player(g: GameState) -> Player | None:
+        """Who acts now: the active player in main, else the player with priority."""
+        return g.active if g.step == "main" else g.priority
+
     def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
         """B-11 with Assault and Taunt: the targets this attacker may choose now: the master
         and the targetable Pals, narrowed by the keywords' restrictions."""

@@ -207,15 +207,14 @@ class CheckRules(RulesBase):
         if attacker.state != "stand":
             yield Refusal("cannot-attack", f"{attacker.id!r} is rested")
         target = a["target"]
-        illegal = target != "master" and target not in self.targetable(g, attacker)
+        targetable = self.targetable(g, attacker)
+        illegal = target != "master" and target not in targetable
         if illegal:
             yield Refusal("illegal-target", f"{target!r} is not a legal attack target")
         allowed = self.legal_targets(g, attacker)
         # taunt-required: a restriction (Taunt) leaves out a target the attacker could
         # choose; for an illegal target, whether a restriction narrowed the targets at all
-        if target not in allowed and (
-            not illegal or allowed != ["master"] + self.targetable(g, attacker)
-        ):
+        if target not in allowed and (not illegal or allowed != ["master"] + targetable):
             yield Refusal("taunt-required", f"a Taunt Pal must be targeted: {', '.join(allowed)}")
 
     # ------------------------------------------------------------------ block (B-13)
@@ -223,7 +222,7 @@ class CheckRules(RulesBase):
     def check_block(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if g.step != "block":
             yield Refusal("wrong-timing", "`block` only in the block step")
-        acting = g.active if g.step == "main" else g.priority
+        acting = self.acting_player(g)
         if a["player"] != acting:
             yield Refusal(
                 "wrong-player",
@@ -237,7 +236,7 @@ class CheckRules(RulesBase):
     def check_pass(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if g.step not in ("block", "quick"):
             yield Refusal("wrong-timing", "`pass` only in the block or quick step")
-        acting = g.active if g.step == "main" else g.priority
+        acting = self.acting_player(g)
         if a["player"] != acting:
             yield Refusal("wrong-player", f"{acting} is to act")
 
@@ -246,7 +245,7 @@ class CheckRules(RulesBase):
     def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
         if g.step != "quick":
             yield Refusal("wrong-timing", "Interrupt only in the quick step of an attack")
-        acting = g.active if g.step == "main" else g.priority
+        acting = self.acting_player(g)
         if a["player"] != acting:
             yield Refusal(
                 "wrong-player",

@@ -29,7 +29,7 @@ class LegalRules(CheckRules, MoveRules):
                 for c in g.zone(defender, "battle")
             ]
             return out + [{"do": "pass", "player": defender}]
-        p = g.active if g.step == "main" else g.priority
+        p = self.acting_player(g)
         assert p is not None
         hand = g.zone(p, "hand")
         for c in g.cards.values():

@@ -74,9 +74,10 @@ class _Play:
         """The step's request; None when accepted, else the refusal reply."""
         exp = self.case.expectation_after(n)
         demanded = exp.refused if exp is not None else None
+        request = step.request()
         reply = check_reply(
-            self.engine.request(step.request()),
-            step.request()["cmd"],
+            self.engine.request(request),
+            request["cmd"],
             unsupported_skips=not (step.kind == "setup" and demanded in SETUP_ERRORS),
         )
         if reply["ok"]:
