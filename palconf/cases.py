@@ -244,7 +244,8 @@ def load_cases(
     root = Path(root or paths.CASES)
     registry = registry or load_registry()
     if files is None and not root.is_dir():
-        raise CaseLoadError([CaseError(str(root), "no such cases folder")])
+        shown = paths.where_from(root, "PALCONF_CASES") if root == paths.CASES else str(root)
+        raise CaseLoadError([CaseError(shown, "no such cases folder")])
     cases: list[Case] = []
     errors: list[CaseError] = []
     by_id: dict[str, str] = {}

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from . import __version__
 
@@ -29,13 +30,46 @@ COMMANDS = (
 )
 
 
+class VersionAction(argparse.Action):
+    """`--version`: palconf's version, the current rules version and how many cases the suite
+    in use holds (`PALCONF_CASES`, or this palconf's own copy), found when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(version_line())
+        parser.exit()
+
+
+def version_line() -> str:
+    from . import paths
+    from .cases import case_files
+
+    problem = paths.missing_data()
+    if problem is not None:
+        return f"palconf {__version__} ({problem})"
+    from .registry import load as load_registry
+
+    try:
+        rules = load_registry().current
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        return f"palconf {__version__} (the rules registry cannot be read: {e})"
+    count = sum(1 for _ in case_files(paths.CASES)) if paths.CASES.is_dir() else 0
+    return f"palconf {__version__} (rules {rules}, {count} cases in {paths.CASES})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="palconf",
         description="Conformance suite and reference oracle for the Pal card game keywords "
         "(Comprehensive Rules 1.00, section 12).",
     )
-    parser.add_argument("--version", action="version", version=f"palconf {__version__}")
+    parser.add_argument(
+        "--version",
+        action=VersionAction,
+        help="show palconf's version, the rules version and the number of cases, and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).add_parser(sub)

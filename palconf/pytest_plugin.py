@@ -179,6 +179,9 @@ def _settings(config: pytest.Config) -> Settings:
     option = config.getoption("palconf_cases")
     root = Path(here, option) if option is not None else Path(paths.CASES)
     if not root.is_dir():
+        if option is None:
+            where = paths.where_from(root, "PALCONF_CASES")
+            raise pytest.UsageError(f"palconf: the suite's cases are missing: {where}")
         raise pytest.UsageError(f"--palconf-cases: {root}: no such folder")
     expectations = config.getoption("palconf_expectations")
     exp_path = Path(here, expectations) if expectations is not None else None

@@ -67,6 +67,10 @@ def registry_or_exit() -> Registry:
     """The rules registry (rules/registry.toml); a registry that cannot be read or is not
     complete is a message and exit status 2, never a traceback."""
     where = paths.RULES / "registry.toml"
+    missing = paths.missing_data()
+    if missing is not None:
+        print(f"palconf: {missing}", file=sys.stderr)
+        raise SystemExit(2)
     try:
         return load_registry()
     except (OSError, ValueError) as e:  # unreadable, not UTF-8, not TOML

@@ -10,8 +10,7 @@ import tomli
 
 from .. import paths
 from ..lint import interaction_pairs, pair_cases, pair_key
-from ..registry import load as load_registry
-from . import add_case_options, select_cases
+from . import add_case_options, registry_or_exit, select_cases
 
 MIN_CASES = 6
 MATRIX = "interactions.toml"
@@ -54,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def main(args: argparse.Namespace) -> int:
-    registry = load_registry()
+    registry = registry_or_exit()
     cases = select_cases(args, registry)
     if cases is None:
         return 2

@@ -25,7 +25,7 @@ from ..rulesdiff import (
     parse_rules_text,
     staleness,
 )
-from . import add_case_options, select_cases
+from . import add_case_options, registry_or_exit, select_cases
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -105,7 +105,7 @@ def print_diff(d: RulesDiff) -> None:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    registry = load_registry()
+    registry = registry_or_exit()
     try:
         old, new = load_version(registry, args.old), load_version(registry, args.new)
     except (FileNotFoundError, KeyError, ValueError) as e:
@@ -123,7 +123,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    registry = load_registry()
+    registry = registry_or_exit()
     if not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z.\-]*", args.version):
         print(f"palconf rules import: bad version name {args.version!r}", file=sys.stderr)
         return 2
@@ -163,7 +163,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         text = re.sub(r'^current = ".*"$', f'current = "{args.version}"', text, count=1, flags=re.M)
     reg_path.write_text(text, encoding="utf-8")
     load_registry.cache_clear()
-    registry = load_registry()
+    registry = registry_or_exit()
     cases = _cases(argparse.Namespace(cases=None), registry) or []
     print_diff(
         diff_versions(
@@ -187,7 +187,7 @@ def registry_prev(registry: Registry, version: str) -> str:
 
 
 def cmd_bless(args: argparse.Namespace) -> int:
-    registry = load_registry()
+    registry = registry_or_exit()
     if not args.case and not args.all:
         print("palconf rules bless: name case ids (or globs), or --all", file=sys.stderr)
         return 2
@@ -232,7 +232,7 @@ def current_keywords(registry: Registry) -> tuple[list[str], list[str]]:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    registry = load_registry()
+    registry = registry_or_exit()
     cases = select_cases(args, registry)
     if cases is None:
         return 2
