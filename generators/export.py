@@ -31,6 +31,7 @@ from oracle import Rules
 from palconf import case_checks
 from palconf import cases as case_files
 from palconf.core import MISSING, Diff
+from palconf.safe_write import UnsafeWrite, write_text_atomic
 
 from .lockstep import Difference
 
@@ -249,8 +250,10 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
     }
 
 
-def write_case(case: dict[str, Any], directory: Path) -> Path:
-    """Check `case` against the case schema and write `<directory>/<id>.toml`."""
+def write_case(case: dict[str, Any], directory: Path, *, overwrite: bool = False) -> Path:
+    """Check `case` against the case schema and write `<directory>/<id>.toml`: atomically,
+    never through a link out of `directory`, and not over an earlier export unless
+    `overwrite` (palconf.safe_write)."""
     errors = sorted(case_checks.validator().iter_errors(case), key=lambda e: list(map(str, e.path)))
     if errors:
         raise ExportError(
@@ -259,5 +262,10 @@ def write_case(case: dict[str, Any], directory: Path) -> Path:
         )
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{case['id']}.toml"
-    path.write_text(SCHEMA_LINE + tomli_w.dumps(case), encoding="utf-8")
-    return path
+    try:
+        return write_text_atomic(
+            path, SCHEMA_LINE + tomli_w.dumps(case), inside=directory, overwrite=overwrite
+        )
+    except UnsafeWrite as e:
+        hint = " (--overwrite replaces it)" if "exists" in str(e) else ""
+        raise ExportError(f"{e}{hint}") from None

@@ -41,6 +41,7 @@ import tomli
 import tomli_w
 
 from .core import Outcome, Result
+from .safe_write import write_text_atomic
 
 #: Outcomes an entry may list (besides `skip`, which stands alone).
 LISTABLE = ("pass", "fail", "error", "timeout")
@@ -277,9 +278,7 @@ class Expectations:
 
     def write(self, path: Path) -> None:
         """Write the file in one step (a temporary file renamed over it)."""
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.dumps(), encoding="utf-8")
-        tmp.replace(path)
+        write_text_atomic(path, self.dumps(), follow=True)
 
 
 def raw_outcome(result: Result) -> str:

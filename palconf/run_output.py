@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from .core import EngineInfo, Result, terminal_safe
 
@@ -23,7 +24,14 @@ if TYPE_CHECKING:
 
     from .registry import Registry
 
-__all__ = ["ResumeError", "read_for_resume", "report_after_run", "write_meta_line", "write_report"]
+__all__ = [
+    "ResumeError",
+    "Resumed",
+    "read_for_resume",
+    "report_after_run",
+    "write_meta_line",
+    "write_report",
+]
 
 
 # ---------------------------------------------------------------- the results file
@@ -33,14 +41,49 @@ class ResumeError(Exception):
     """The results file cannot be resumed from."""
 
 
-def read_for_resume(path: Path) -> list[Result]:
-    """The results already in a results file. A last line without its end of line (the run
-    was killed while writing it) is cut off the file, so its case runs again; meta lines are
-    skipped. Any other line that is not a result is an error: the file is not ours."""
+@dataclass
+class Resumed:
+    """What a results file holds for `--resume`: its results, and its first meta line (the
+    engine and rules the results were made with), if it has one."""
+
+    results: list[Result] = field(default_factory=list)
+    meta: dict[str, Any] | None = None
+
+    def engine(self) -> tuple[str, str] | None:
+        engine = (self.meta or {}).get("engine")
+        if not isinstance(engine, dict):
+            return None
+        return str(engine.get("name", "")), str(engine.get("version", ""))
+
+    def mismatch(self, info: EngineInfo, rules_version: str) -> str | None:
+        """Why this run must not add to the file, or None: another engine (name or version)
+        or another rules version made its results."""
+        if not self.results or self.meta is None:
+            return None
+        was, now = self.engine(), (info.name, info.version)
+        if was is not None and was != now:
+            return (
+                f"its results are from the engine {terminal_safe(' '.join(was), 200)}, this "
+                f"run's engine is {terminal_safe(' '.join(now), 200)}"
+            )
+        rules = self.meta.get("rules_version")
+        if rules is not None and rules != rules_version:
+            return (
+                f"its results were judged against rules {terminal_safe(rules, 50)}, "
+                f"the current rules are {rules_version}"
+            )
+        return None
+
+
+def read_for_resume(path: Path) -> Resumed:
+    """The results already in a results file, and its meta line. A last line without its
+    end of line (the run was killed while writing it) is cut off the file, so its case runs
+    again. Any other line that is not a result or a meta line is an error: the file is not
+    ours."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return []
+        return Resumed()
     except OSError as e:
         raise ResumeError(f"cannot read {path}: {e.strerror or e}") from None
     cut = data.rfind(b"\n") + 1
@@ -58,6 +101,7 @@ def read_for_resume(path: Path) -> list[Result]:
             file=sys.stderr,
         )
     by_id: dict[str, Result] = {}
+    meta: dict[str, Any] | None = None
     for n, line in enumerate(data[:cut].split(b"\n"), start=1):
         if not line.strip():
             continue
@@ -68,6 +112,8 @@ def read_for_resume(path: Path) -> list[Result]:
                 f"{path}:{n}: not a JSON line; is this a palconf results file?"
             ) from None
         if isinstance(obj, dict) and set(obj) == {"meta"}:
+            if meta is None and isinstance(obj["meta"], dict):
+                meta = obj["meta"]
             continue
         try:
             result = Result.from_json(obj)
@@ -77,7 +123,7 @@ def read_for_resume(path: Path) -> list[Result]:
             ) from None
         by_id.pop(result.id, None)
         by_id[result.id] = result
-    return list(by_id.values())
+    return Resumed(list(by_id.values()), meta)
 
 
 def write_meta_line(out: IO[str], info: EngineInfo, rules_version: str, cases: int) -> None:

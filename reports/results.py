@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from palconf.core import Result
+from palconf.core import Result, without_surrogates
 from palconf.core.outcomes import BASE
 
 __all__ = [
@@ -142,7 +142,9 @@ def parse_lines(lines: Iterable[str], path: str) -> ResultsFile:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            # engines' text may hold lone surrogates (valid JSON, not UTF-8): escaped here,
+            # once, so that no report writer meets one
+            obj = without_surrogates(json.loads(line))
         except json.JSONDecodeError as e:
             raise ResultsError(f"{path}:{n}: not JSON: {e.msg} (column {e.colno})") from None
         if is_meta(obj):

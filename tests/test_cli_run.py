@@ -4,6 +4,7 @@ same verdicts through `palconf serve` as in-process."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -87,7 +88,8 @@ def test_an_engine_that_exits_at_hello(
     small: tuple[Path, list[Case]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder, _ = small
-    assert run_cli(folder, broken("exit-at-hello"), tmp_path / "r.jsonl") == 1
+    # no case ran: the run did not take place (exit 2), unlike a run that found failures (1)
+    assert run_cli(folder, broken("exit-at-hello"), tmp_path / "r.jsonl") == 2
     err = capsys.readouterr().err
     assert "the engine did not start: the engine exited with status 4" in err
     assert "broken engine: exiting at hello" in err and "palconf smoke" in err
@@ -103,10 +105,52 @@ def test_a_stopped_run_keeps_its_results_and_resume_finishes_it(
     assert "the run stopped" in capsys.readouterr().err
     rows = read_results(results)
     assert [r["outcome"] for r in rows] == ["error", "error"]
-    assert run_cli(folder, SERVE, results, "--resume") == 1  # the two errors stay
+    # the same engine, mended (`ok`), finishes the run; the two errors stay
+    assert run_cli(folder, broken("ok"), results, "--resume") == 1
     rows = read_results(results)
     assert sorted(r["id"] for r in rows) == sorted(c.id for c in cases)
     assert [r["outcome"] for r in rows] == ["error"] * 2 + ["pass"] * 4
+
+
+@pytest.mark.parametrize(
+    "field,value,words",
+    [
+        ("name", "other-engine", "from the engine other-engine 0.1.0, this run's engine is"),
+        ("version", "9.9", "from the engine palconf-oracle 9.9, this run's engine is"),
+        ("rules_version", "0.99", "judged against rules 0.99, the current rules are"),
+    ],
+)
+def test_resume_refuses_results_of_another_engine(
+    small: tuple[Path, list[Case]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    field: str,
+    value: str,
+    words: str,
+) -> None:
+    folder, cases = small
+    results = tmp_path / "r.jsonl"
+    assert run_cli(folder, None, results, "--case", cases[0].id) == 0
+    meta, *rest = results.read_text(encoding="utf-8").splitlines()
+    data = json.loads(meta)
+    (data["meta"] if field == "rules_version" else data["meta"]["engine"])[field] = value
+    before = "\n".join([json.dumps(data), *rest]) + "\n"
+    results.write_text(before, encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(folder, None, results, "--resume") == 2
+    err = capsys.readouterr().err
+    assert "will not resume" in err and words in err and "--resume-other-engine" in err
+    assert results.read_text(encoding="utf-8") == before  # nothing added
+    assert run_cli(folder, None, results, "--resume", "--resume-other-engine") == 0
+    assert len(read_results(results)) == len(cases)
+
+
+def test_resume_of_the_same_engine_goes_on(small: tuple[Path, list[Case]], tmp_path: Path) -> None:
+    folder, cases = small
+    results = tmp_path / "r.jsonl"
+    assert run_cli(folder, None, results, "--case", cases[0].id) == 0
+    assert run_cli(folder, None, results, "--resume") == 0
+    assert len(read_results(results)) == len(cases)
 
 
 @pytest.mark.parametrize(
@@ -118,6 +162,8 @@ def test_a_stopped_run_keeps_its_results_and_resume_finishes_it(
         (["--engine-cmd", "'unbalanced"], "cannot parse"),
         (["--engine-cmd", "/no/such/engine --flag"], "not found"),
         (["--expectations", "/no/such/file.toml"], "no such file"),
+        (["--case", "nosuch-*"], "no case matches --case 'nosuch-*'"),
+        (["--keyword", "brave", "--case", "taunt-*"], "no case matches --keyword brave"),
     ],
 )
 def test_bad_arguments_exit_2(
@@ -126,6 +172,24 @@ def test_bad_arguments_exit_2(
     folder, _ = small
     assert main(["run", "--cases", str(folder), *argv]) == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["run", "lint", "mutants", "coverage"])
+def test_a_selection_of_no_case_exits_2(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "brave").mkdir()
+    assert main([command, "--cases", str(tmp_path)]) == 2
+    assert f"no case in {tmp_path}" in capsys.readouterr().err
+
+
+def test_a_pattern_that_matches_nothing_beside_others_is_a_warning(
+    small: tuple[Path, list[Case]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, cases = small
+    argv = ["run", "--cases", str(folder), "--case", cases[0].id, "--case", "nosuch-*"]
+    assert main(argv) == 0
+    assert "warning: --case 'nosuch-*' matches no case" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from oracle.rules import Refusal
 from palconf import paths
 from palconf.cases import Case, load_cases
 from palconf.cli import main as cli
-from palconf.core import MISSING, Result
+from palconf.core import MISSING, Outcome, Result
 from palconf.engines import OracleEngine
 from palconf.registry import load as load_registry
 from palconf.runner import run_cases
@@ -889,3 +889,28 @@ def test_unprintable_text_is_shown_as_escapes_in_html_and_markdown(tmp_path: Pat
     assert "\\x1b[31mred\\x00 \\u202eevil\nnext" in (tmp_path / "index.html").read_text(
         encoding="utf-8"
     )
+
+
+def test_lone_surrogates_are_shown_escaped_and_nothing_is_lost(tmp_path: Path) -> None:
+    """A lone surrogate is valid JSON ("\\ud800") but cannot be written as UTF-8: an engine's
+    name or message holding one is shown as the text `\\ud800` in every output."""
+    meta = run_meta("evil\ud800name", "1\udfff", ["brave"], "1.00", 1)
+    result = Result(
+        "brave-x",
+        Outcome.FAIL,
+        ("brave",),
+        ("brave.1",),
+        message="bad \ud800 reply \x1b[31m",
+    )
+    results = tmp_path / "r.jsonl"
+    results.write_text(meta_line(meta) + json.dumps(result.to_json()) + "\n", encoding="utf-8")
+    out = tmp_path / "report"
+    assert cli(["report", str(results), "--out", str(out)]) == 0
+    written = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert {"index.html", "report.md", "results.json", "junit.xml"} <= written
+    assert any(name.startswith("badges/") for name in written)
+    for name in ("index.html", "report.md", "results.json", "junit.xml"):
+        text = (out / name).read_text(encoding="utf-8")
+        assert "\\ud800" in text.replace("\\\\", "\\"), name
+    report = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert "evil\\\\ud800name" in json.dumps(report)  # the text `evil\\ud800name`

@@ -56,10 +56,22 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | N
         for err in e.errors:
             print(f"  {err}", file=sys.stderr)
         return None
+    folder = args.cases or paths.CASES
+    if not cases:
+        print(f"palconf: no case in {folder}", file=sys.stderr)
+        return None
     if args.keyword:
         cases = [c for c in cases if set(c.keywords) & set(args.keyword)]
     if args.case:
+        idle = [p for p in args.case if not any(fnmatch.fnmatchcase(c.id, p) for c in cases)]
         cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, pat) for pat in args.case)]
+        if cases and idle:  # the others matched: say so, and go on
+            for pat in idle:
+                print(f"warning: --case {pat!r} matches no case", file=sys.stderr)
+    if not cases:
+        chosen = [f"--keyword {k}" for k in args.keyword] + [f"--case {p!r}" for p in args.case]
+        print(f"palconf: no case matches {' '.join(chosen)} (in {folder})", file=sys.stderr)
+        return None
     return cases
 
 

@@ -67,7 +67,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--export",
         type=Path,
         metavar="DIR",
-        help="write the minimal difference as a case file into DIR",
+        help="write the minimal difference as a case file into DIR (atomically; never "
+        "through a link, never over an earlier export unless --overwrite)",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --export: replace an earlier export of the same case id",
     )
     p.add_argument(
         "--max-actions",
@@ -264,7 +270,8 @@ def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
     )
     if args.export is not None:
         try:
-            path = write_case(case_from_difference(diff, seed=args.seed), args.export)
+            case = case_from_difference(diff, seed=args.seed)
+            path = write_case(case, args.export, overwrite=args.overwrite)
         except (ExportError, OSError) as e:
             print(f"palconf fuzz: cannot export the case: {e}", file=sys.stderr)
             return 1

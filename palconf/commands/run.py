@@ -14,7 +14,13 @@ from ..cases import Case
 from ..core import EngineFault, Outcome, Result, terminal_safe
 from ..engine_options import add_engine_options, make_engine, restart_count
 from ..expectations import Expectations, ExpectationsError
-from ..run_output import ResumeError, read_for_resume, report_after_run, write_meta_line
+from ..run_output import (
+    Resumed,
+    ResumeError,
+    read_for_resume,
+    report_after_run,
+    write_meta_line,
+)
 from ..runner import DEFAULT_MAX_RESTARTS, RunStopped, run_cases
 from ..summary import render_table
 from . import add_case_options, add_strict_option, registry_or_exit, select_cases, warn_stale
@@ -50,6 +56,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="keep the results already in --results FILE and run only the other "
         "cases (after an interrupted run)",
+    )
+    p.add_argument(
+        "--resume-other-engine",
+        action="store_true",
+        help="with --resume: go on even when the results file's results were made by "
+        "another engine (name or version) or against other rules",
     )
     p.add_argument(
         "--expectations",
@@ -133,13 +145,13 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         expectations = load_expectations(args, cases)
-        previous = read_for_resume(args.results) if args.resume else []
+        resumed = read_for_resume(args.results) if args.resume else Resumed()
         engine = make_engine(args)
     except (ExpectationsError, ResumeError, EngineCommandError) as e:
         print(f"palconf: {terminal_safe(e, 2000, keep_newlines=True)}", file=sys.stderr)
         return 2
     selected = {c.id for c in cases}
-    results = [r for r in previous if r.id in selected]
+    results = [r for r in resumed.results if r.id in selected]
     done = {r.id for r in results}
     if args.resume:
         print(
@@ -189,7 +201,16 @@ def main(args: argparse.Namespace) -> int:
                 f"{shlex.quote(args.engine_cmd or '')}",
                 file=sys.stderr,
             )
-            return 1
+            return 2  # no case ran: the run did not take place (docs/INTERPRETING.md)
+        mismatch = resumed.mismatch(engine.info, registry.current)
+        if mismatch is not None and not args.resume_other_engine:
+            print(
+                f"palconf: will not resume {args.results}: {mismatch}; run without --resume "
+                f"(or with another --results FILE) to start afresh, or add "
+                f"--resume-other-engine to mix them",
+                file=sys.stderr,
+            )
+            return 2
         if out:  # the meta line first (reports/results.py); a resumed file keeps its own
             write_meta_line(out, engine.info, registry.current, len(cases))
         for case, entry in skipped:

@@ -28,7 +28,7 @@ from .engine import (
     setup,
 )
 from .outcomes import FAILED, PASSED, Outcome, Result, Tally
-from .text import terminal_safe
+from .text import terminal_safe, without_surrogates
 
 __all__ = [
     "FAILED",
@@ -57,4 +57,5 @@ __all__ = [
     "setup",
     "state_changes",
     "terminal_safe",
+    "without_surrogates",
 ]

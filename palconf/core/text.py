@@ -23,6 +23,26 @@ def _escape(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
+def without_surrogates(value: Any) -> Any:
+    """`value` (JSON-like: str, list, dict, scalars) with every lone surrogate in a string
+    (valid in JSON as `"\\ud800"`, not encodable as UTF-8) replaced by its escape text
+    `\\ud800`, keys included. For untrusted data on its way into a file (reports): shown
+    escaped, never lost, never a UnicodeEncodeError."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, list):
+        return [without_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    return value
+
+
 def terminal_safe(text: Any, limit: int | None = None, *, keep_newlines: bool = False) -> str:
     """`text` (any value: it is made a string) with every unprintable character escaped."""
     s = text if isinstance(text, str) else str(text)
