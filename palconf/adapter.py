@@ -4,11 +4,15 @@
 process group of its own, says `hello`, and then serves the whole run with that one process;
 the runner restarts it only after a fault. Every request has a deadline (`timeout`, 10 s by
 default): one `poll` and usually one `read` per reply, no thread hand-off on the hot path.
+On Linux the `poll` also watches a pidfd of the engine, so an engine that exits is seen at
+once, even when a process it forked keeps its stdout open; the engine dies with palconf
+(PR_SET_PDEATHSIG), and a kill takes its whole tree (palconf.processes).
 
 What counts as a fault, and what it becomes (docs/INTERPRETING.md):
 
-- no reply before the deadline → `EngineTimeout`, and the process group is killed;
-- the engine exits or closes stdout → `EngineCrash`, with its exit status;
+- no reply before the deadline → `EngineTimeout`, and the engine and its tree are killed;
+- the engine exits or closes stdout → `EngineCrash`, with its exit status (a reply it wrote
+  just before it exited still counts);
 - a reply over `max_reply_bytes`, a line that is not JSON, or output nobody asked for (a
   second line, a log line on stdout) → `ProtocolViolation`; the stream can no longer be
   trusted, so the engine is marked `broken` and the runner restarts it;
@@ -43,6 +47,7 @@ from .core.engine import (
     parse_hello,
 )
 from .engine_options import DEFAULT_TIMEOUT
+from .processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
 from .protocol_schemas import check_message, check_reply_shape
 from .stderr_buffer import StderrBuffer
 
@@ -150,6 +155,7 @@ class ProcessEngine(BaseEngine):
         self.broken = False  # the process is gone or its stdout cannot be trusted
         self.starts = 0
         self._proc: subprocess.Popen[bytes] | None = None
+        self._pidfd: int | None = None
         self._stderr: StderrBuffer | None = None
         self._buf = bytearray()
         self._last = "start"  # what the last reply answered, for messages
@@ -162,7 +168,12 @@ class ProcessEngine(BaseEngine):
             self.close()
         try:
             # A process group of its own, to kill the engine's children with it; not a new
-            # session, which with scheduler autogroups would slow every round trip.
+            # session, which with scheduler autogroups would slow every round trip. On Linux
+            # the engine dies with palconf, even with a palconf killed by SIGKILL
+            # (`die_with_parent`: the death signal follows the thread that forks, and palconf
+            # starts engines from main threads only). Being a preexec_fn, it costs the vfork
+            # fast path: about 2 ms more per start, next to the 150 ms or more an engine takes
+            # to answer `hello`.
             proc = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
@@ -173,6 +184,7 @@ class ProcessEngine(BaseEngine):
                 close_fds=True,
                 env=self.env,
                 cwd=self.cwd,
+                preexec_fn=die_with_parent(),
             )
         except FileNotFoundError:
             raise EngineCommandError(
@@ -195,10 +207,19 @@ class ProcessEngine(BaseEngine):
         self._last = "start"
         self._in, self._out = proc.stdin.fileno(), proc.stdout.fileno()
         os.set_blocking(self._in, False)
+        self._poll_quiet = select.poll()  # stdout alone, for the check between requests
+        self._poll_quiet.register(self._out, select.POLLIN)
         self._poll_out = select.poll()
         self._poll_out.register(self._out, select.POLLIN)
         self._poll_in = select.poll()
         self._poll_in.register(self._in, select.POLLOUT)
+        # The pidfd wakes the waits for a reply and for room in stdin when the engine exits:
+        # a process it forked may hold the pipes open, and then they alone would only say so
+        # at the deadline.
+        self._pidfd = open_pidfd(proc.pid)
+        if self._pidfd is not None:
+            self._poll_out.register(self._pidfd, select.POLLIN)
+            self._poll_in.register(self._pidfd, select.POLLIN)
         self._stderr = StderrBuffer(proc.stderr, self.stderr_limit)
         reply = self._exchange({"cmd": "hello", "protocol": 1}, "hello", self.start_timeout)
         problem = check_message("hello.response", reply)
@@ -225,8 +246,10 @@ class ProcessEngine(BaseEngine):
         if not self.broken and not self._exited(proc):
             try:
                 self._exchange({"cmd": "bye"}, "bye", min(self.timeout, BYE_GRACE))
+                if proc.stdin:
+                    proc.stdin.close()  # end of input too, for an engine that waits for it
                 self._wait_exit(proc, BYE_GRACE)
-            except EngineFault:
+            except (EngineFault, OSError):
                 pass
         self._kill()
 
@@ -301,9 +324,9 @@ class ProcessEngine(BaseEngine):
 
     def _check_quiet(self, label: str) -> None:
         """Between a reply and the next request the engine must write nothing to stdout."""
-        if not self._buf and not self._poll_out.poll(0):
-            return
         if not self._buf:
+            if not self._poll_quiet.poll(0):
+                return  # (an exit meanwhile is seen by the wait for the reply)
             chunk = self._read_chunk()
             if not chunk:
                 self._crashed(f"after its reply to `{self._last}`, before `{label}`")
@@ -330,8 +353,17 @@ class ProcessEngine(BaseEngine):
                 return  # the usual case: the pipe had room for all of it at once
             view = view[n:]
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._poll_in.poll(remaining * 1000):
+            events = self._poll_in.poll(remaining * 1000) if remaining > 0 else []
+            if not events:
                 self._timed_out(label, "reading its request")
+            if len(events) == 1 and events[0][0] != self._in:  # the pidfd: it exited
+                self._crashed(f"while receiving `{label}`")
+
+    def _only_exit(self, events: list[tuple[int, int]]) -> bool:
+        """Did the poll of stdout wake for the pidfd alone: the engine exited, and stdout
+        has nothing to read (yet is not closed: a process it forked holds it)? When stdout
+        is readable too, it is read first: a reply written just before the exit counts."""
+        return len(events) == 1 and events[0][0] != self._out
 
     def _read_chunk(self) -> bytes:
         try:
@@ -341,10 +373,13 @@ class ProcessEngine(BaseEngine):
 
     def _read_line(self, label: str, deadline: float, timeout: float) -> bytes:
         buf = self._buf
-        if not buf:  # the usual case: the whole reply arrives in one read
+        if not buf:  # the usual case: the whole reply arrives in one poll and one read
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._poll_out.poll(remaining * 1000):
+            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
+            if not events:
                 self._timed_out(label, f"no reply within {timeout:g} s")
+            if events[0][0] != self._out and len(events) == 1:  # `_only_exit`, inlined
+                self._crashed(f"while answering `{label}`")
             chunk = self._read_chunk()
             if not chunk:
                 self._crashed(f"while answering `{label}`")
@@ -365,8 +400,11 @@ class ProcessEngine(BaseEngine):
                     f"bytes): {_snippet(bytes(buf))}"
                 )
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._poll_out.poll(remaining * 1000):
-                self._timed_out(label, f"no reply within {timeout:g} s")
+            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
+            if not events:
+                self._timed_out(label, f"no reply within {timeout:g} s", bytes(buf))
+            if self._only_exit(events):
+                self._crashed(f"while answering `{label}`", bytes(buf))
             chunk = self._read_chunk()
             if not chunk:
                 self._crashed(f"while answering `{label}`", bytes(buf))
@@ -388,9 +426,12 @@ class ProcessEngine(BaseEngine):
         self._kill()
         raise ProtocolViolation(message, stderr=self.take_stderr())
 
-    def _timed_out(self, label: str, what: str) -> NoReturn:
+    def _timed_out(self, label: str, what: str, partial: bytes = b"") -> NoReturn:
         self._kill()
-        raise EngineTimeout(f"timeout on `{label}`: {what}", stderr=self.take_stderr())
+        tail = (
+            f" (it had written {_snippet(partial)} of its reply, no end of line)" if partial else ""
+        )
+        raise EngineTimeout(f"timeout on `{label}`: {what}{tail}", stderr=self.take_stderr())
 
     def _crashed(self, when: str, partial: bytes = b"") -> NoReturn:
         proc = self._proc
@@ -403,42 +444,29 @@ class ProcessEngine(BaseEngine):
             f"the engine {_exit_description(status)} {when}{tail}", stderr=self.take_stderr()
         )
 
-    @staticmethod
-    def _exited(proc: subprocess.Popen[bytes]) -> bool:
-        """Has the process exited? Does not reap it: its pid, and so its process group id,
-        stay reserved until `_kill` has signalled the group."""
-        if proc.returncode is not None:
-            return True
-        try:
-            return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-        except ChildProcessError:
-            return True
+    def _exited(self, proc: subprocess.Popen[bytes]) -> bool:
+        return exited(proc)
 
     def _wait_exit(self, proc: subprocess.Popen[bytes], grace: float) -> bool:
-        deadline = time.monotonic() + grace
-        delay = 0.001
-        while not self._exited(proc):
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(delay)
-            delay = min(delay * 2, 0.05)
-        return True
+        return wait_exit(proc, self._pidfd if proc is self._proc else None, grace)
 
     def _kill(self) -> None:
-        """Kill the engine's process group, reap the engine, close the pipes. Idempotent."""
+        """Kill the engine, its process group and (on Linux, while the engine lives, so that
+        the parent links lead to them) every descendant in whatever group or session; reap
+        the engine, close the pipes. Idempotent."""
         self.broken = True
         proc = self._proc
         if proc is None:
             return
         if proc.returncode is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_tree(proc.pid, walk=not self._exited(proc))
             try:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end
                 pass
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
         for stream in (proc.stdin, proc.stdout):
             try:
                 if stream:
