@@ -1,13 +1,14 @@
 """Benchmarks: how fast palconf loads and runs its cases, drives an engine process, fuzzes.
 
     python -m benchmarks [--repeat 5] [--per-case 20] [--fuzz-examples 200] [--cpu N]
-                         [--json FILE] [--baseline FILE] [--keep-env]
+                         [--out FILE] [--baseline FILE] [--keep-env]
 
-Prints a table and writes the figures as JSON (default benchmarks/results.json). Asserts
-nothing; not part of the test run. Every figure is measured `--repeat` times, in rounds
-that measure each figure once; the table shows the median, the lowest and the highest.
-Ratios are taken within each round (both figures under the same load of the machine) and
-their median is shown. What is measured:
+Prints a table; writes the figures as JSON only when asked, to `--out FILE` (the tracked
+benchmarks/results.json, which the README's figures quote, is rewritten only by
+`--out benchmarks/results.json`). Asserts nothing; not part of the test run. Every figure
+is measured `--repeat` times, in rounds that measure each figure once; the table shows the
+median, the lowest and the highest. Ratios are taken within each round (both figures under
+the same load of the machine) and their median is shown. What is measured:
 
 - in-process (benchmarks/cold.py, a fresh interpreter each round): importing palconf,
   loading every case (TOML, schema, cross-checks), running them all on the oracle. cases/s
@@ -66,7 +67,7 @@ from . import fuzz_bench
 ROOT = Path(__file__).resolve().parent.parent
 NULL_ENGINE = ROOT / "tests" / "engines" / "null_engine.py"
 REPLAY_ENGINE = Path(__file__).with_name("replay_engine.py")
-DEFAULT_JSON = Path(__file__).with_name("results.json")
+TRACKED_JSON = Path(__file__).with_name("results.json")
 SERVE = [sys.executable, "-m", "palconf.cli", "serve"]
 FUZZ_SEED = 0
 
@@ -390,7 +391,7 @@ def git_commit() -> str:
     return head + ("+changes" if dirty.strip() else "")
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks", description=__doc__.splitlines()[0]
     )
@@ -431,11 +432,14 @@ def main(argv: list[str] | None = None) -> int:
         "CPU) and the figures steadier; default: no pinning",
     )
     parser.add_argument(
+        "--out",
         "--json",
+        dest="out",
         type=Path,
-        default=DEFAULT_JSON,
+        default=None,
         metavar="FILE",
-        help=f"write the figures here (default {DEFAULT_JSON.relative_to(ROOT)})",
+        help="also write the figures as JSON to FILE (default: print them only; "
+        f"--out {TRACKED_JSON.relative_to(ROOT)} updates the figures the README quotes)",
     )
     parser.add_argument(
         "--baseline",
@@ -448,6 +452,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="run children in this environment as it is (see the docstring)",
     )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if min(args.repeat, args.per_case, args.fuzz_examples, args.max_actions) < 1:
         parser.error("--repeat, --per-case, --fuzz-examples and --max-actions must be at least 1")
@@ -469,6 +478,16 @@ def main(argv: list[str] | None = None) -> int:
         ):
             parser.error(f"--baseline {args.baseline}: not a results file of this benchmark")
 
+    result = measure(args, baseline)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        print(f"\nwritten: {args.out}")
+    return 0
+
+
+def measure(args: argparse.Namespace, baseline: dict[str, Any] | None) -> dict[str, Any]:
+    """Every round of every figure; prints the table and returns the figures as JSON."""
     env = child_env(args.keep_env)
     load_before = os.getloadavg()
     cases = load_cases()
@@ -550,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
     for w in warnings:
         print(f"warning: {w}")
 
-    result = {
+    return {
         "meta": {
             "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "commit": git_commit(),
@@ -575,10 +594,6 @@ def main(argv: list[str] | None = None) -> int:
         "targets": [{"target": name, "value": value, "met": met} for name, value, met in checks],
         "warnings": warnings,
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"\nwritten: {args.json}")
-    return 0
 
 
 if __name__ == "__main__":

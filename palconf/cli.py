@@ -3,12 +3,17 @@ registering itself and setting `func`; this file only gathers them.
 
 Exit status: 0 all well; 1 a case failed or errored (or a check found a problem); 2 bad
 arguments or broken case files.
+
+`entry` is the `palconf` console command (and `python -m palconf.cli`): `main` in a process
+that cleans up after its engines. Tests call `main` in-process, which does not.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +23,8 @@ from . import __version__
 #: The modules that provide subcommands, in the order `--help` lists them.
 COMMANDS = (
     "palconf.commands.run",
+    "palconf.commands.explain",
+    "palconf.commands.replay",
     "palconf.commands.coverage",
     "palconf.commands.lint",
     "palconf.commands.rules",
@@ -27,6 +34,8 @@ COMMANDS = (
     "palconf.commands.mutants",
     "palconf.commands.fuzz",
     "palconf.commands.perft",
+    "palconf.commands.list",
+    "palconf.commands.completion",
 )
 
 
@@ -91,5 +100,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that the command's cleanup runs (the engine is
+    killed, the results file closed) as for ^C. Not an Exception: nothing catches it."""
+
+
+def entry() -> int:
+    """The `palconf` command: `main`, in a process that leaves no engine process behind.
+
+    On Linux it becomes a child subreaper, so that an engine's descendant orphaned during
+    the run (a helper that left the engine's process group, whose parent then exited) is
+    re-parented to palconf rather than to init; when the command ends, every process still
+    under it (it has waited for all it started itself) is killed and reaped. SIGTERM ends
+    the command like ^C, cleanup included, with status 143. (An engine does not outlive
+    palconf even after SIGKILL: palconf.processes.die_with_parent.) `main`, which tests
+    call in-process, does none of this."""
+    from . import processes
+
+    processes.become_subreaper()
+    me = os.getpid()
+
+    def terminated(signum: int, _frame: object) -> None:
+        if os.getpid() != me:  # a forked worker (palconf mutants -j): die as it would have
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        return main()
+    except _Terminated:
+        print("palconf: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one: let the cleanup end
+        processes.kill_adopted()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

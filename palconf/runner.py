@@ -12,7 +12,7 @@ expectation has a `legal` part and the engine offers the command.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from typing import Any
 
 from .cases import SETUP_ERRORS, Case, Expectation, LegalExpectation, Step
@@ -239,7 +239,7 @@ class RunStopped(Exception):
 
 def run_cases(
     engine: Engine, cases: Iterable[Case], max_restarts: int = DEFAULT_MAX_RESTARTS
-) -> Iterator[Result]:
+) -> Generator[Result, None, None]:
     """Run each case, yielding its result as soon as it is known.
 
     Restart policy: after a timeout, or an error that left the engine unusable (its

@@ -1,5 +1,6 @@
 """What `palconf smoke` sends and expects: the STATE it loads, the OBSERVED it must get back,
-the two actions it tries, and the record of one check (palconf/commands/smoke.py runs them).
+the two actions it tries, the record of one check and how the checks are shown (the text
+report, the tail of an engine's stderr); palconf/commands/smoke.py runs them.
 """
 
 from __future__ import annotations
@@ -8,7 +9,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .core import terminal_safe
+from oracle.model import KEYWORD_IDS
+
+from .core import EngineInfo, terminal_safe
 
 #: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
 STATE: dict[str, Any] = {
@@ -101,8 +104,99 @@ class Check:
 
 #: How much of an engine's text a check shows.
 LIMIT = 300
+#: How much of an engine's stderr a failed check shows: its last lines, at most this many
+#: lines and characters (a stack trace's error line is often a dozen lines from the end).
+STDERR_LINES = 20
+STDERR_CHARS = 4000
+
+
+def stderr_tail(stderr: str) -> str:
+    """The last lines of an engine's stderr as `stderr | ...` lines (terminal-safe, each cut
+    at LIMIT), at most STDERR_LINES of them and STDERR_CHARS in all, with a line saying how
+    many earlier lines were left out."""
+    lines = stderr.strip().splitlines()
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines[-STDERR_LINES:]):
+        shown_line = f"stderr | {terminal_safe(line, LIMIT)}"
+        if kept and size + len(shown_line) > STDERR_CHARS:
+            break
+        kept.append(shown_line)
+        size += len(shown_line) + 1
+    dropped = len(lines) - len(kept)
+    if dropped:
+        kept.append(f"stderr | [… {dropped} earlier line(s) not shown …]")
+    return "".join(f"\n{line}" for line in reversed(kept))
+
+
+def render_text(engine_cmd: str, checks: list[Check]) -> list[str]:
+    """The text report: one line per check (its detail's further lines and its fix below it),
+    then the verdict and what to do next."""
+    lines = [f"palconf smoke: {terminal_safe(engine_cmd, LIMIT)}"]
+    width = max(len(c.name) for c in checks)
+    pad = " " * (width + 10)
+    for c in checks:
+        first, *rest = c.detail.splitlines() or [""]
+        lines.append(f"  {c.status:<5} {c.name:<{width}}  {first}")
+        lines += [pad + line for line in rest]
+        if c.fix and c.status != "ok":
+            lines.append(f"{pad}fix: {c.fix}")
+    failed = sum(c.status == "FAIL" for c in checks)
+    warned = sum(c.status == "warn" for c in checks)
+    if failed:
+        lines.append(
+            f"\n{failed} problem(s), {warned} warning(s): fix the problems before "
+            f"`palconf run` (docs/protocol.md, docs/INTERPRETING.md)."
+        )
+    else:
+        lines.append(
+            f"\nno problems ({warned} warning(s)). Next: palconf run --engine-cmd "
+            f"{json.dumps(engine_cmd)}"
+        )
+    return lines
 
 
 def shown(value: Any) -> str:
     """A reply (untrusted JSON) on one line, for a check's detail."""
     return terminal_safe(json.dumps(value, sort_keys=True), 200)
+
+
+def hello_checks(info: EngineInfo) -> list[Check]:
+    """What the engine's `hello` says: its name and keywords, and warnings about them."""
+    names = ", ".join(sorted(info.keywords)) or "none"
+    checks = [
+        Check("hello", "ok", terminal_safe(f"{info.name} {info.version}; keywords: {names}", LIMIT))
+    ]
+    unknown = sorted(set(info.keywords) - set(KEYWORD_IDS))
+    if unknown:
+        checks.append(
+            Check(
+                "hello keywords",
+                "warn",
+                terminal_safe(
+                    f"not keyword ids of the protocol (ignored): {', '.join(unknown)}", LIMIT
+                ),
+                f"Use the ids of docs/protocol.md: {', '.join(KEYWORD_IDS)}.",
+            )
+        )
+    if not info.keywords:
+        checks.append(
+            Check(
+                "hello keywords",
+                "warn",
+                "`keywords` is empty: every case that tests a keyword will be skipped",
+                "List the keyword ids the engine implements.",
+            )
+        )
+    missing = [c for c in ("setup", "act", "observe") if c not in info.commands]
+    if missing:
+        checks.append(
+            Check(
+                "hello commands",
+                "warn",
+                f"`commands` does not list {', '.join(missing)}",
+                'List the commands the engine answers: "commands": ["setup", "act", '
+                '"observe"] (and "legal" if it has it).',
+            )
+        )
+    return checks

@@ -1,17 +1,21 @@
-"""Tallying results per group: the table `palconf run` prints.
+"""The end of a run: the per-group table, the skip reasons, the one-line verdict.
 
 A case counts under every group it is in (`Result.groups`: each keyword it tests,
 `protocol` when it cites a protocol rule, `base` when neither); the rows are in the order of
-`Registry.groups`, with any group the registry does not know after them.
+`Registry.groups`, with any group the registry does not know after them. A row whose cases
+were all skipped says `skipped`, not `ok`: nothing in it was tested.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable
 
-from .core import Result, Tally
+from .core import Outcome, Result, Tally, terminal_safe
 from .core.outcomes import OUTCOMES
 from .registry import Registry
+from .terminal import Paint
 
 #: The columns always shown; the others only when some case has that outcome.
 ALWAYS = ("pass", "fail", "error", "skip")
@@ -25,7 +29,19 @@ def per_group(results: Iterable[Result], registry: Registry) -> dict[str, Tally]
     return table
 
 
-def render_table(results: list[Result], registry: Registry) -> str:
+def row_verdict(t: Tally) -> str:
+    if not t.total:
+        return "-"
+    if not t.ok:
+        return "FAILING"
+    return "skipped" if t.counts[Outcome.SKIP] == t.total else "ok"
+
+
+_VERDICT_STYLE = {"FAILING": "red", "skipped": "yellow", "ok": "green"}
+
+
+def render_table(results: list[Result], registry: Registry, paint: Paint | None = None) -> str:
+    paint = paint or Paint(False)
     table = per_group(results, registry)
     total = Tally.of(r.outcome for r in results)
     used = [c for c in OUTCOMES if c in ALWAYS or total.counts[c]]
@@ -33,9 +49,11 @@ def render_table(results: list[Result], registry: Registry) -> str:
     lines = [head, "-" * len(head)]
 
     def row(name: str, t: Tally) -> str:
-        verdict = "-" if not t.total else ("ok" if t.ok else "FAILING")
+        verdict = row_verdict(t)
         return (
-            f"{name:<14}{t.total:>7}" + "".join(f"{t.counts[c]:>9}" for c in used) + f"   {verdict}"
+            f"{name:<14}{t.total:>7}"
+            + "".join(f"{t.counts[c]:>9}" for c in used)
+            + f"   {paint(verdict, _VERDICT_STYLE.get(verdict, ''))}"
         )
 
     for group, t in table.items():
@@ -43,3 +61,37 @@ def render_table(results: list[Result], registry: Registry) -> str:
     lines.append("-" * len(head))
     lines.append(row("all cases", total))
     return "\n".join(lines)
+
+
+def skip_reasons(results: Iterable[Result], limit: int = 8) -> list[str]:
+    """The skipped cases, grouped by reason (numbers in a reason do not split a group), most
+    frequent first: `25 case(s): engine does not implement: brave`."""
+    reasons: Counter[str] = Counter()
+    for r in results:
+        if r.outcome == Outcome.SKIP:
+            reasons[re.sub(r"\b\d+\b", "N", r.message) or "(no reason given)"] += 1
+    lines = [f"{n} case(s): {terminal_safe(why, 300)}" for why, n in reasons.most_common(limit)]
+    if len(reasons) > limit:
+        rest = sum(n for _, n in reasons.most_common()[limit:])
+        lines.append(f"{rest} case(s) for {len(reasons) - limit} other reason(s)")
+    return lines
+
+
+def verdict_line(
+    results: list[Result], selected: int, bad: bool, registry: Registry, paint: Paint
+) -> str:
+    """The last line of a run: ok or FAILED, the counts, the failing groups."""
+    total = Tally.of(r.outcome for r in results)
+    counts = ", ".join(
+        paint.outcome(o, f"{total.counts[o]} {o}") for o in OUTCOMES if total.counts[o]
+    )
+    not_run = selected - len(results)
+    tail = f"; {not_run} not run" if not_run > 0 else ""
+    if not bad:
+        return f"palconf: {paint('ok', 'green')}: {len(results)} case(s): {counts or 'none'}{tail}"
+    failing = [g for g, t in per_group(results, registry).items() if not t.ok]
+    where = f"; failing: {', '.join(failing)}" if failing else ""
+    return (
+        f"palconf: {paint('FAILED', 'red')}: {len(results)} case(s): {counts or 'none'}"
+        f"{tail}{where}"
+    )

@@ -23,6 +23,7 @@ from palconf.mutants.sweep import (
     cover,
     keyword_scores,
     minimal_killing_set,
+    own_interpreter,
     sweep,
     thin_clauses,
     to_json,
@@ -479,6 +480,69 @@ def test_cli_list(capsys: pytest.CaptureFixture[str]) -> None:
         "assault-targets-assigned-pals  [assault.1]  overrides Rules.targetable, "
         "Rules.legal_targets"
     ) in out
+
+
+def test_cli_list_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mutants", "--list", "--json", "-m", "tie-*", "-m", "taunt-standing-*"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == ["mutants"]
+    names = [m["name"] for m in data["mutants"]]
+    assert names == sorted(names) and "tie-nobody-dies" in names
+    taunt = next(m for m in data["mutants"] if m["name"] == "taunt-standing-locks-out")
+    mutant = MUTANTS["taunt-standing-locks-out"]
+    assert taunt == {
+        "name": mutant.name,
+        "clause": "taunt.4",
+        "keyword": "taunt",
+        "how": mutant.how,
+        "misreading": mutant.misreading,
+    }
+    assert main(["mutants", "--list", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["mutants"]) == len(MUTANTS)
+
+
+def test_own_interpreter_rewrites_only_palconf() -> None:
+    assert own_interpreter(["palconf", "serve", "--mutant", "{mutant}"]) == [
+        sys.executable,
+        "-m",
+        "palconf.cli",
+        "serve",
+        "--mutant",
+        "{mutant}",
+    ]
+    for argv in (
+        ["python3", "-m", "palconf.cli", "serve"],
+        ["python", "engine.py", "{mutant}"],
+        ["/opt/other/bin/palconf", "serve"],
+        ["./palconf", "serve"],
+        ["palconf-engine", "{mutant}"],
+    ):
+        assert own_interpreter(argv) == argv
+
+
+def test_cli_template_palconf_works_without_the_venv_on_path(
+    corpus: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no `palconf` to be found
+    template = "palconf serve --mutant {mutant}"
+    argv = ["mutants", "--cases", str(corpus), "-m", "tie-nobody-dies", "--json"]
+    assert main([*argv, "--engine-cmd-template", template]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["engine"] == template
+    assert [(m["status"], m["killed_by"]) for m in data["mutants"]] == [("killed", ["base-t-tie"])]
+    assert main([*argv, "--engine-cmd-template", "palconf-nope {mutant}"]) == 1
+    assert "'palconf-nope' not found" in json.loads(capsys.readouterr().out)["mutants"][0]["fault"]
+
+
+def test_cli_help_says_palconf_runs_as_its_own_interpreter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["mutants", "--help"])
+    assert "palconf's own interpreter" in " ".join(capsys.readouterr().out.split())
 
 
 def test_serve_mutant(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import shutil
 from pathlib import Path
 
@@ -9,7 +11,7 @@ import pytest
 
 from palconf import paths
 from palconf.cases import load_cases
-from palconf.cli import main
+from palconf.cli import build_parser, main
 from palconf.registry import load as load_registry
 from palconf.rulesdiff import clause_hash, diff_versions, load_version, parse_rules_text, staleness
 
@@ -153,3 +155,82 @@ def test_bad_arguments(project: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["rules", "import", "1.00", str(project / "x")]) == 2
     assert main(["rules", "bless"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_diff_exit_status_is_that_of_diff(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    new_file = project / "new.txt"
+    new_file.write_text(made_up_101(), encoding="utf-8")
+    same = project / "same.txt"
+    same.write_text(TEXT_100, encoding="utf-8")
+    assert main(["rules", "diff", "1.00", "1.00"]) == 0
+    assert main(["rules", "diff", "1.00", str(same)]) == 0
+    assert "no clause changed" in capsys.readouterr().out
+    assert main(["rules", "diff", "1.00", str(new_file)]) == 1
+    assert "CHANGED  brave.1" in capsys.readouterr().out
+    assert main(["rules", "diff", "1.00", str(new_file), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["keywords_added"] == ["flying"]
+    assert main(["rules", "diff", "1.00", str(project / "missing.txt")]) == 2
+    assert main(["rules", "diff", "1.00", str(project)]) == 2  # a folder
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_status_json(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "status", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["status"] for c in data["cases"]] == ["blessed", "blessed"]
+    new_file = project / "published.txt"
+    new_file.write_text(made_up_101(), encoding="utf-8")
+    assert main(["rules", "import", "1.01", str(new_file)]) == 0
+    capsys.readouterr()
+    assert main(["rules", "status", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules_version"] == "1.01"
+    assert data["cases"] == [
+        {
+            "id": "brave-sample",
+            "path": "brave/brave-sample.toml",
+            "status": "stale",
+            "blessed_against": "1.00",
+            "stale": ["brave.1"],
+            "orphaned": [],
+            "unblessed": [],
+        },
+        {
+            "id": "stealth-sample",
+            "path": "stealth/stealth-sample.toml",
+            "status": "orphaned",
+            "blessed_against": "1.00",
+            "stale": [],
+            "orphaned": ["stealth.1"],
+            "unblessed": [],
+        },
+    ]
+    assert data["keywords_untested"] == ["flying"] and data["keywords_removed"] == ["stealth"]
+    assert main(["rules", "status", "--json", "--strict"]) == 1
+    assert json.loads(capsys.readouterr().out)["cases"][0]["status"] == "stale"
+    assert main(["rules", "bless", "brave-sample"]) == 0
+    capsys.readouterr()
+    assert main(["rules", "status", "--json", "--case", "brave-*"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["id"], c["status"], c["blessed_against"]) for c in data["cases"]] == [
+        ("brave-sample", "blessed", "1.01")
+    ]
+
+
+def test_every_rules_subcommand_has_help_and_a_description() -> None:
+    rules = next(
+        a.choices["rules"]
+        for a in build_parser()._actions
+        if isinstance(a, argparse._SubParsersAction)
+    )
+    sub = next(a for a in rules._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {c.dest: c.help for c in sub._choices_actions}
+    assert set(sub.choices) == {"diff", "import", "bless", "status"} == set(helps)
+    for name, parser in sub.choices.items():
+        assert helps[name], name
+        assert parser.description and len(parser.description) > 60, name
+        for action in parser._actions:
+            assert action.help, (name, action.dest)
+    assert "0 no change, 1 changes, 2 error" in " ".join(sub.choices["diff"].description.split())

@@ -11,8 +11,9 @@ import pytest
 
 from palconf.cases import Case
 from palconf.cli import main
+from palconf.smoke_data import STDERR_CHARS, STDERR_LINES, stderr_tail
 
-from .harness import EXAMPLE, PY, SERVE, broken, folder_of, read_results
+from .harness import EXAMPLE, PY, SERVE, broken, folder_of, read_results, script
 
 #: the fixtures all_cases, oracle_results and small
 pytest_plugins = ["tests.harness_fixtures"]
@@ -58,6 +59,56 @@ def test_smoke_json_and_bad_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and report["ok"] and {c["status"] for c in report["checks"]} == {"ok"}
     code, out = smoke("/no/such/engine", capsys)
     assert code == 2 and "not found" in out
+
+
+NODE_TRACE = (
+    "/srv/engine/index.js:42\n    throw new TypeError(msg);\n    ^\n\n"
+    "TypeError: Cannot read properties of undefined (reading 'battle')\n"
+    + "".join(f"    at frame{i} (node:internal/modules/cjs/loader:{i}:1)\n" for i in range(11))
+    + "\nNode.js v20.11.0\n"
+)
+
+
+def crashing(tmp_path: Path, stderr: str) -> str:
+    """An engine that says hello, then writes `stderr` and exits at its next request."""
+    body = f"sys.stderr.write({stderr!r}); sys.stderr.flush(); sys.exit(1)\n"
+    return shlex.join(script(tmp_path, body))
+
+
+def test_smoke_shows_a_whole_stack_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert len(NODE_TRACE.splitlines()) == 18  # the error is 14 lines from the end
+    code, out = smoke(crashing(tmp_path, NODE_TRACE), capsys)
+    assert code == 1
+    shown = [line.split("stderr | ", 1)[1] for line in out.splitlines() if "stderr | " in line]
+    before = shown[: shown.index("Node.js v20.11.0") + 1]
+    assert before == NODE_TRACE.strip().splitlines()
+    assert "not shown" not in out
+
+
+def test_smoke_says_when_stderr_lines_are_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = "".join(f"log line {i}\n" for i in range(100))
+    code, out = smoke(crashing(tmp_path, log), capsys)
+    assert code == 1
+    first = out.splitlines().index(next(line for line in out.splitlines() if "stderr | " in line))
+    shown = [line.split("stderr | ", 1)[1] for line in out.splitlines()[first : first + 21]]
+    assert shown == ["[… 80 earlier line(s) not shown …]"] + [
+        f"log line {i}" for i in range(80, 100)
+    ]
+
+
+def test_stderr_tail_is_bounded_in_size() -> None:
+    lines = [f"{i:03} " + "x" * 2000 for i in range(30)]
+    tail = stderr_tail("\n".join(lines)).splitlines()[1:]
+    assert sum(len(line) for line in tail) <= STDERR_CHARS + 100
+    assert tail[0] == f"stderr | [… {30 - len(tail) + 1} earlier line(s) not shown …]"
+    assert tail[-1].startswith("stderr | 029 xxx") and tail[-1].endswith("…")
+    assert 5 < len(tail) < STDERR_LINES
+    assert stderr_tail("one\n\x1b[2Jtwo\n") == "\nstderr | one\nstderr | \\x1b[2Jtwo"
+    assert stderr_tail("") == ""
 
 
 def test_the_example_engine_runs_the_base_cases(

@@ -37,6 +37,49 @@ def add_case_options(p: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="only the case with this id (glob patterns allowed); repeatable",
     )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out the cases whose id, keyword group, clause or rule matches GLOB "
+        "(`taunt-*`, `stealth`, `brave.2`, `P-legal`); repeatable",
+    )
+
+
+def add_display_options(p: argparse.ArgumentParser) -> None:
+    from ..terminal import COLOR_MODES, PROGRESS_MODES
+
+    p.add_argument(
+        "--color",
+        choices=COLOR_MODES,
+        default="auto",
+        help="colour the output: auto (on a terminal, unless NO_COLOR is set), always, never",
+    )
+    p.add_argument(
+        "--progress",
+        choices=PROGRESS_MODES,
+        default="auto",
+        help="progress on stderr: a redrawn bar (auto on a terminal), a line every few "
+        "seconds (auto otherwise), or none",
+    )
+
+
+def case_file(path: str, cases: Path | None = None) -> str:
+    """Where a case file is, to show a user: its path under the cases folder, relative to
+    the current folder when it is below it."""
+    full = Path(cases or paths.CASES) / path
+    if not full.exists() and cases is not None:  # `cases` is one case folder
+        full = Path(cases).parent / path
+    try:
+        return str(full.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(full)
+
+
+def excluded(case: Case, patterns: list[str]) -> bool:
+    names = (case.id, *case.keywords, *case.clauses, *case.rules)
+    return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
 
 
 def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
@@ -68,8 +111,15 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | N
         if cases and idle:  # the others matched: say so, and go on
             for pat in idle:
                 print(f"warning: --case {pat!r} matches no case", file=sys.stderr)
+    exclude = getattr(args, "exclude", [])
+    if exclude:
+        cases = [c for c in cases if not excluded(c, exclude)]
     if not cases:
-        chosen = [f"--keyword {k}" for k in args.keyword] + [f"--case {p!r}" for p in args.case]
+        chosen = (
+            [f"--keyword {k}" for k in args.keyword]
+            + [f"--case {p!r}" for p in args.case]
+            + [f"--exclude {p!r}" for p in exclude]
+        )
         print(f"palconf: no case matches {' '.join(chosen)} (in {folder})", file=sys.stderr)
         return None
     return cases

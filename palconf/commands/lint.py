@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 from .. import paths
 from ..lint import lint_cases
@@ -17,10 +18,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Schema-valid, unique ids, known clauses, right folder, legal "
         "setup, passing on the oracle, no duplicate boards, unique "
         "descriptive titles. Exit 1 on any problem, 2 if files do "
-        "not load.",
+        "not load. --json prints one document instead of lines: "
+        '{"rules_version": V, "cases": N, "problems": [{"file", "line" (a number or '
+        'null), "message"}], "stale": [{"case", "path", "stale", "orphaned", '
+        '"unblessed"}]} (clause ids), keys and lists sorted; the exit status is the same.',
     )
     add_case_options(p)
     add_strict_option(p)
+    p.add_argument(
+        "--json", action="store_true", help="the problems as one JSON document (shape above)"
+    )
     p.set_defaults(func=main)
 
 
@@ -30,13 +37,35 @@ def main(args: argparse.Namespace) -> int:
     if cases is None:
         return 2
     problems = lint_cases(cases, registry, args.cases or paths.CASES)
+    stale = [s for s in (staleness(c, registry) for c in cases) if s.problem]
+    failed = bool(problems or (args.strict and stale))
+    if args.json:
+        document = {
+            "rules_version": registry.current,
+            "cases": len(cases),
+            "problems": sorted(
+                ({"file": p.file, "line": p.line, "message": p.message} for p in problems),
+                key=lambda p: (p["file"], p["line"] or 0, p["message"]),
+            ),
+            "stale": [
+                {
+                    "case": s.case,
+                    "path": s.path,
+                    "stale": s.stale,
+                    "orphaned": s.orphaned,
+                    "unblessed": s.unblessed,
+                }
+                for s in sorted(stale, key=lambda s: s.case)
+            ],
+        }
+        print(json.dumps(document, indent=2, sort_keys=True))
+        return 1 if failed else 0
     for p in problems:
         print(p)
-    stale = [s for s in (staleness(c, registry) for c in cases) if s.problem]
     for s in stale:
         print(f"{'' if args.strict else 'warning: '}{s}")
     print(
         f"palconf lint: {len(cases)} case(s), {len(problems)} problem(s), {len(stale)} stale "
         f"or not blessed against rules {registry.current}"
     )
-    return 1 if problems or (args.strict and stale) else 0
+    return 1 if failed else 0

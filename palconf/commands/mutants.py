@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import shlex
 import sys
 from collections.abc import Callable
 
@@ -25,6 +26,7 @@ from ..mutants.sweep import (
     in_process,
     keyword_scores,
     minimal_killing_set,
+    own_interpreter,
     sweep,
     thin_clauses,
     to_json,
@@ -63,7 +65,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         template=True,
         command_help=f"run each mutant as a child process: CMD with {PLACEHOLDER} replaced "
         f'by the mutant\'s name, e.g. "palconf serve --mutant {PLACEHOLDER}" '
-        f"(default: in-process, much faster)",
+        f"(default: in-process, much faster). A CMD whose program is `palconf` runs this "
+        f"palconf's own interpreter (python -m palconf.cli ...), so it works without the "
+        f"virtual environment activated; any other program is run as written",
     )
     p.add_argument(
         "--jobs",
@@ -83,7 +87,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "other mutants than palconf's; --prune is sound for \"palconf serve "
         '--mutant {mutant}")',
     )
-    p.add_argument("--json", action="store_true", help="print the whole sweep as JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the whole sweep as JSON; with --list, the mutants: "
+        '{"mutants": [{"name", "clause", "keyword", "how", "misreading"}]} (by name)',
+    )
     p.add_argument(
         "--verbose",
         "-v",
@@ -126,13 +135,14 @@ def engine_factory(args: argparse.Namespace) -> Callable[[Mutant], Engine] | Non
         )
         return None
     try:
-        split_command(template)
+        command = own_interpreter(split_command(template))
     except EngineCommandError as e:
         print(f"palconf: {e}", file=sys.stderr)
         return None
+    options = argparse.Namespace(**{**vars(args), "engine_cmd_template": shlex.join(command)})
 
     def make(m: Mutant) -> Engine:
-        return make_engine(args, mutant=m.name)
+        return make_engine(options, mutant=m.name)
 
     return make
 
@@ -142,6 +152,19 @@ def main(args: argparse.Namespace) -> int:
     chosen = select_mutants(args.mutant)
     if chosen is None:
         return 2
+    if args.list and args.json:
+        rows = [
+            {
+                "name": m.name,
+                "clause": m.clause,
+                "keyword": m.keyword,
+                "how": m.how,
+                "misreading": m.misreading,
+            }
+            for m in sorted(chosen, key=lambda m: m.name)
+        ]
+        print(json.dumps({"mutants": rows}, indent=2, sort_keys=True))
+        return 0
     if args.list:
         for m in chosen:
             print(f"{m.name}  [{m.clause}]  {m.how}\n    {m.misreading}")

@@ -18,6 +18,7 @@ from ..registry import Registry
 from ..registry import load as load_registry
 from ..rulesdiff import (
     RulesDiff,
+    Staleness,
     bless_text,
     clause_hash,
     diff_versions,
@@ -26,6 +27,8 @@ from ..rulesdiff import (
     staleness,
 )
 from . import add_case_options, registry_or_exit, select_cases
+
+CASES_HELP = "the cases folder (default: the project's cases/)"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,14 +40,38 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     rsub = p.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", required=True)
 
-    d = rsub.add_parser("diff", help="clauses changed, added and removed between two versions")
+    d = rsub.add_parser(
+        "diff",
+        help="clauses changed, added and removed between two versions",
+        description="Compare two versions of the rules text clause by clause: clauses "
+        "changed, added and removed (with the cases citing each), new and removed "
+        "keywords, orphaned cases, new sentences no clause covers. OLD and NEW are "
+        "versions (e.g. 1.00) or files: a rules text as published, or a clauses.toml. "
+        "Exit status as `diff` and `git diff --exit-code`: 0 no change, 1 changes, "
+        "2 error (a version or file that cannot be read, broken case files).",
+    )
     d.add_argument("old", help="a version (e.g. 1.00) or a rules text / clauses.toml file")
     d.add_argument("new", help="a version or a rules text / clauses.toml file")
-    d.add_argument("--json", action="store_true", help="machine-readable output")
-    d.add_argument("--cases", type=Path, default=None, metavar="DIR")
+    d.add_argument(
+        "--json",
+        action="store_true",
+        help='one JSON document: {"old", "new", "changes": [{"id", "keyword", "kind" '
+        '(changed, added, removed), "old", "new", "cases"}], "keywords_added", '
+        '"keywords_removed", "orphaned_cases", "unassigned"}',
+    )
+    d.add_argument("--cases", type=Path, default=None, metavar="DIR", help=CASES_HELP)
     d.set_defaults(func=cmd_diff)
 
-    i = rsub.add_parser("import", help="add a new version of the rules text to the project")
+    i = rsub.add_parser(
+        "import",
+        help="add a new version of the rules text to the project",
+        description="Copy a published rules text to rules/VERSION/, align every clause "
+        "to its sentence(s) in the new text (rules/VERSION/clauses.toml: review it; "
+        "`unassigned` lists sentences that need a new clause id in registry.toml), add "
+        "the version to rules/registry.toml and make it current, then print the diff "
+        "from the previous version. Exit 0; 2 for a bad version name, an existing "
+        "version or a file that is missing or has no keyword headings.",
+    )
     i.add_argument("version", help="the new version's name, e.g. 1.01")
     i.add_argument("file", type=Path, help="the rules text as published")
     i.add_argument(
@@ -58,17 +85,32 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "bless",
         help="record the current clause texts' hashes in cases "
         "(after reviewing them against the new text)",
+        description="Write `rules_version` and `clause_hashes` (the current text of "
+        "each cited clause, hashed) into the named case files: do it after reviewing "
+        "each case against the current rules text, or when a case is written. A case "
+        "citing a clause the current rules no longer have is not blessed (orphaned). "
+        "Exit 0; 2 when no case is named or none matches.",
     )
     b.add_argument("case", nargs="*", help="case ids or globs (default: none; see --all)")
     b.add_argument("--all", action="store_true", help="every case")
-    b.add_argument("--cases", type=Path, default=None, metavar="DIR")
+    b.add_argument("--cases", type=Path, default=None, metavar="DIR", help=CASES_HELP)
     b.set_defaults(func=cmd_bless)
 
     s = rsub.add_parser(
-        "status", help="cases stale, orphaned or not blessed against the current rules"
+        "status",
+        help="cases stale, orphaned or not blessed against the current rules",
+        description="For every case, whether the text of the clauses it cites changed "
+        "since it was blessed (stale), is gone from the current rules (orphaned), or "
+        "was never recorded (not blessed); and keywords the current text adds or "
+        "drops. Exit 0 (with --strict: 1 when anything is listed); 2 for broken case "
+        'files. --json: {"rules_version", "cases": [{"id", "path", "status" (blessed, '
+        'stale, orphaned, unblessed: the worst), "blessed_against" (a version or '
+        'null), "stale", "orphaned", "unblessed"}] (clause ids; every selected case, '
+        'by id), "keywords_untested", "keywords_removed"}.',
     )
     add_case_options(s)
     s.add_argument("--strict", action="store_true", help="exit 1 if any case is stale")
+    s.add_argument("--json", action="store_true", help="one JSON document (shape above)")
     s.set_defaults(func=cmd_status)
 
 
@@ -83,7 +125,7 @@ def _cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
 
 def print_diff(d: RulesDiff) -> None:
     print(f"rules {d.old} → {d.new}")
-    if not (d.changes or d.keywords_added or d.keywords_removed or d.unassigned):
+    if not changed(d):
         print("  no clause changed")
     for c in d.changes:
         print(f"\n{c.kind.upper():<8} {c.id} ({c.keyword})")
@@ -119,7 +161,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
         print(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
     else:
         print_diff(d)
-    return 0
+    return 1 if changed(d) else 0
+
+
+def changed(d: RulesDiff) -> bool:
+    """Whether two versions differ in anything `rules diff` reports."""
+    return bool(d.changes or d.keywords_added or d.keywords_removed or d.unassigned)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -236,10 +283,33 @@ def cmd_status(args: argparse.Namespace) -> int:
     cases = select_cases(args, registry)
     if cases is None:
         return 2
-    problems = [s for s in (staleness(c, registry) for c in cases) if s.problem]
+    every = [staleness(c, registry) for c in cases]
+    problems = [s for s in every if s.problem]
+    new, removed = current_keywords(registry)
+    failed = bool(args.strict and (problems or new or removed))
+    if args.json:
+        blessed_against = {c.id: c.extra.get("rules_version") for c in cases}
+        document = {
+            "rules_version": registry.current,
+            "cases": [
+                {
+                    "id": s.case,
+                    "path": s.path,
+                    "status": status_of(s),
+                    "blessed_against": blessed_against[s.case],
+                    "stale": s.stale,
+                    "orphaned": s.orphaned,
+                    "unblessed": s.unblessed,
+                }
+                for s in sorted(every, key=lambda s: s.case)
+            ],
+            "keywords_untested": new,
+            "keywords_removed": removed,
+        }
+        print(json.dumps(document, indent=2, sort_keys=True))
+        return 1 if failed else 0
     for s in problems:
         print(s)
-    new, removed = current_keywords(registry)
     for k in new:
         print(f"keyword {k!r} in rules {registry.current} is untested: no clause ids, no cases")
     for k in removed:
@@ -248,4 +318,17 @@ def cmd_status(args: argparse.Namespace) -> int:
         f"rules {registry.current}: {len(cases)} case(s), {len(problems)} stale, orphaned or "
         "not blessed"
     )
-    return 1 if args.strict and (problems or new or removed) else 0
+    return 1 if failed else 0
+
+
+def status_of(s: Staleness) -> str:
+    """A case's worst state: orphaned, stale, unblessed, or blessed (nothing to review)."""
+    return (
+        "orphaned"
+        if s.orphaned
+        else "stale"
+        if s.stale
+        else "unblessed"
+        if s.unblessed
+        else "blessed"
+    )

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
+from .. import paths
 from ..adapter import EngineCommandError
 from ..cases import Case
 from ..core import EngineFault, Outcome, Result, terminal_safe
@@ -22,8 +23,17 @@ from ..run_output import (
     write_meta_line,
 )
 from ..runner import DEFAULT_MAX_RESTARTS, RunStopped, run_cases
-from ..summary import render_table
-from . import add_case_options, add_strict_option, registry_or_exit, select_cases, warn_stale
+from ..summary import render_table, skip_reasons, verdict_line
+from ..terminal import Paint, Progress, progress_mode, use_color
+from . import (
+    add_case_options,
+    add_display_options,
+    add_strict_option,
+    case_file,
+    registry_or_exit,
+    select_cases,
+    warn_stale,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +52,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--results", type=Path, metavar="FILE", help="write one JSON object per case (JSON Lines)"
     )
     p.add_argument("--verbose", "-v", action="store_true", help="print every case's outcome")
+    p.add_argument(
+        "--max-fail",
+        type=restart_count,
+        default=None,
+        metavar="N",
+        help="stop after N results that are not as expected (fail, error, timeout, xpass); "
+        "the cases not run can be run with --resume",
+    )
+    p.add_argument(
+        "-x",
+        "--exitfirst",
+        dest="max_fail",
+        action="store_const",
+        const=1,
+        help="stop at the first result that is not as expected (--max-fail 1)",
+    )
+    add_display_options(p)
     add_engine_options(p, required=False)
     p.add_argument(
         "--max-restarts",
@@ -114,10 +141,14 @@ def _skip_result(case: Case, why: str) -> Result:
     )
 
 
-def print_failure(r: Result, out: IO[str]) -> None:
-    """A result that is not as expected: what the case is, what went wrong, the engine's
-    stderr. The engine's (and the files') text goes through `terminal_safe`."""
-    print(f"\n{r.outcome.upper()} {r.id}: {terminal_safe(r.title)}", file=out)
+def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = None) -> None:
+    """A result that is not as expected: what the case is and where its file is, what went
+    wrong, the engine's stderr. The engine's (and the files') text goes through
+    `terminal_safe`."""
+    head = paint.outcome(r.outcome, r.outcome.upper())
+    print(f"\n{head} {r.id}: {terminal_safe(r.title)}", file=out)
+    if r.path:
+        print(f"  file: {terminal_safe(case_file(r.path, cases))}", file=out)
     if r.clauses:
         print(f"  clauses: {', '.join(r.clauses)}", file=out)
     print(f"  {terminal_safe(r.message, 2000)}", file=out)
@@ -172,17 +203,29 @@ def main(args: argparse.Namespace) -> int:
         print(f"palconf: cannot write {args.results}: {e.strerror or e}", file=sys.stderr)
         return 2
 
+    paint = Paint(use_color(sys.stdout, args.color))
+    progress = Progress(
+        len(todo) + len(skipped),
+        mode=progress_mode(args.progress, sys.stderr),
+        paint=Paint(use_color(sys.stderr, args.color)),
+    )
+
+    unexpected_now = 0  # this run's results that are not as expected (for --max-fail)
+
     def record(r: Result) -> None:
+        nonlocal unexpected_now
         if not expectations.judge(r):
             mismatched.add(r.id)
+            unexpected_now += 1
         results.append(r)
         if out:
             out.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
             out.flush()
+        progress.add(r.outcome)
         if args.verbose:
-            print(f"{r.outcome:<8} {r.id}")
+            progress.above(f"{paint.outcome(r.outcome, f'{r.outcome:<8}')} {r.id}", sys.stdout)
 
-    stopped = ""
+    stopped = max_failed = ""
     try:
         try:
             engine.start()
@@ -213,28 +256,40 @@ def main(args: argparse.Namespace) -> int:
             return 2
         if out:  # the meta line first (reports/results.py); a resumed file keeps its own
             write_meta_line(out, engine.info, registry.current, len(cases))
+        print(
+            f"palconf: {len(cases)} case(s) against {terminal_safe(engine.info.name, 200)} "
+            f"{terminal_safe(engine.info.version, 100)}",
+            flush=True,
+        )
         for case, entry in skipped:
             record(_skip_result(case, entry.describe() or f"listed as {entry.pattern!r}"))
+        runs = run_cases(engine, todo, max_restarts=args.max_restarts)
         try:
-            for r in run_cases(engine, todo, max_restarts=args.max_restarts):
+            for r in runs:
                 record(r)
+                if args.max_fail is not None and unexpected_now >= args.max_fail:
+                    max_failed = f"{unexpected_now} result(s) not as expected (--max-fail)"
+                    break
         except RunStopped as e:
             stopped = str(e)
+        finally:
+            runs.close()
+            progress.close()
     finally:
         engine.close()
         if out:
             out.close()
-    print(
-        f"palconf: {len(results)} case(s) against {terminal_safe(engine.info.name, 200)} "
-        f"{terminal_safe(engine.info.version, 100)}"
-    )
-    print(render_table(results, registry))
     for r in results:
         if (
             r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XPASS)
             or r.id in mismatched
         ):
-            print_failure(r, sys.stdout)
+            print_failure(r, sys.stdout, paint, args.cases or paths.CASES)
+    if max_failed:
+        print(
+            f"\npalconf: stopped after {max_failed}; {len(cases) - len(results)} case(s) "
+            f"were not run" + (" (run again with --resume to run them)" if args.results else "")
+        )
     if stopped:
         not_run = len(cases) - len(results)
         print(
@@ -271,5 +326,13 @@ def main(args: argparse.Namespace) -> int:
         if report_after_run(args.results, args.report, engine.info, results, registry, len(cases)):
             return 2
     stale = warn_stale(cases, registry)
-    bad = bool(mismatched or stopped)
+    bad = bool(mismatched or stopped or max_failed)
+    skips = skip_reasons(results)
+    if skips:
+        print("\nskipped:")
+        for line in skips:
+            print(f"  {line}")
+    print()
+    print(render_table(results, registry, paint))
+    print(verdict_line(results, len(cases), bad, registry, paint))
     return 1 if bad or (args.strict and stale) else 0

@@ -15,13 +15,23 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from oracle.model import KEYWORD_IDS
-
 from ..adapter import EngineCommandError, ProcessEngine
-from ..core import EngineFault, EngineInfo, compare, state_changes, terminal_safe
+from ..core import EngineFault, compare, state_changes, terminal_safe
 from ..engine_options import add_engine_options, make_engine
 from ..protocol_schemas import check_reply_shape, json_validator
-from ..smoke_data import ACCEPTED, LIMIT, OBSERVED, ONE_LINE, REFUSED, STATE, Check, shown
+from ..smoke_data import (
+    ACCEPTED,
+    LIMIT,
+    OBSERVED,
+    ONE_LINE,
+    REFUSED,
+    STATE,
+    Check,
+    hello_checks,
+    render_text,
+    shown,
+    stderr_tail,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,8 +70,7 @@ class Smoke:
         self.checks.append(Check(name, status, detail, fix))
 
     def fault(self, name: str, e: EngineFault, fix: str) -> None:
-        stderr = (e.stderr or self.engine.take_stderr()).strip().splitlines()[-3:]
-        tail = "".join(f"\nstderr | {terminal_safe(line, LIMIT)}" for line in stderr)
+        tail = stderr_tail(e.stderr or self.engine.take_stderr())
         self.add(
             name,
             "FAIL",
@@ -121,7 +130,7 @@ class Smoke:
             )
             return
         self.alive = True
-        self.hello(info)
+        self.checks += hello_checks(info)
         self.step("before setup", "", self.before_setup)
         self.step("setup", "", self.setup)
         self.step("observe", "", self.observe)
@@ -141,38 +150,6 @@ class Smoke:
         if "legal" in info.commands:
             self.step("legal", "", self.legal)
         self.step("bye", "", self.bye)
-
-    def hello(self, info: EngineInfo) -> None:
-        names = ", ".join(sorted(info.keywords)) or "none"
-        self.add(
-            "hello", "ok", terminal_safe(f"{info.name} {info.version}; keywords: {names}", LIMIT)
-        )
-        unknown = sorted(set(info.keywords) - set(KEYWORD_IDS))
-        if unknown:
-            self.add(
-                "hello keywords",
-                "warn",
-                terminal_safe(
-                    f"not keyword ids of the protocol (ignored): {', '.join(unknown)}", LIMIT
-                ),
-                f"Use the ids of docs/protocol.md: {', '.join(KEYWORD_IDS)}.",
-            )
-        if not info.keywords:
-            self.add(
-                "hello keywords",
-                "warn",
-                "`keywords` is empty: every case that tests a keyword will be skipped",
-                "List the keyword ids the engine implements.",
-            )
-        missing = [c for c in ("setup", "act", "observe") if c not in info.commands]
-        if missing:
-            self.add(
-                "hello commands",
-                "warn",
-                f"`commands` does not list {', '.join(missing)}",
-                'List the commands the engine answers: "commands": ["setup", "act", '
-                '"observe"] (and "legal" if it has it).',
-            )
 
     def before_setup(self) -> None:
         reply = self.request({"cmd": "observe"})
@@ -438,37 +415,13 @@ def main(args: argparse.Namespace) -> int:
         print(f"palconf smoke: {e.message}", file=sys.stderr)
         return 2
     failed = [c for c in smoke.checks if c.status == "FAIL"]
-    warned = [c for c in smoke.checks if c.status == "warn"]
     if args.format == "json":
-        print(
-            json.dumps(
-                {
-                    "engine_cmd": args.engine_cmd,
-                    "ok": not failed,
-                    "checks": [asdict(c) for c in smoke.checks],
-                },
-                indent=2,
-            )
-        )
-        return 1 if failed else 0
-    print(f"palconf smoke: {terminal_safe(args.engine_cmd, LIMIT)}")
-    width = max(len(c.name) for c in smoke.checks)
-    pad = " " * (width + 10)
-    for c in smoke.checks:
-        first, *rest = c.detail.splitlines() or [""]
-        print(f"  {c.status:<5} {c.name:<{width}}  {first}")
-        for line in rest:
-            print(pad + line)
-        if c.fix and c.status != "ok":
-            print(f"{pad}fix: {c.fix}")
-    if failed:
-        print(
-            f"\n{len(failed)} problem(s), {len(warned)} warning(s): fix the problems before "
-            f"`palconf run` (docs/protocol.md, docs/INTERPRETING.md)."
-        )
-        return 1
-    print(
-        f"\nno problems ({len(warned)} warning(s)). Next: palconf run --engine-cmd "
-        f"{json.dumps(args.engine_cmd)}"
-    )
-    return 0
+        report = {
+            "engine_cmd": args.engine_cmd,
+            "ok": not failed,
+            "checks": [asdict(c) for c in smoke.checks],
+        }
+        print(json.dumps(report, indent=2))
+    else:
+        print("\n".join(render_text(args.engine_cmd, smoke.checks)))
+    return 1 if failed else 0

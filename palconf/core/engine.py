@@ -62,6 +62,8 @@ class EngineInfo:
     version: str
     keywords: frozenset[str]
     commands: frozenset[str] = field(default_factory=frozenset)
+    #: the `hello` reply as it came (for transcripts); not part of equality
+    hello: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def offers_legal(self) -> bool:
@@ -148,6 +150,7 @@ def parse_hello(reply: Any) -> EngineInfo:
         commands=frozenset(c for c in commands if isinstance(c, str))
         if isinstance(commands, list)
         else frozenset(),
+        hello=reply,
     )
 
 

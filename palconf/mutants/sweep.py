@@ -17,6 +17,7 @@ on which the oracle's own run saw it do otherwise: `palconf.mutants.tracing`.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ __all__ = [
     "in_process",
     "keyword_scores",
     "minimal_killing_set",
+    "own_interpreter",
     "relevant",
     "rules_attributes",
     "run_mutant",
@@ -152,6 +154,17 @@ def run_mutant(
     finally:
         engine.close()
     return outcome
+
+
+def own_interpreter(argv: Sequence[str]) -> list[str]:
+    """An engine command whose program is `palconf` (found on PATH, so only with the virtual
+    environment activated) as this palconf run by this interpreter: `sys.executable -m
+    palconf.cli ...`. The mutants must be this palconf's anyway (pruning relies on it). Any
+    other program is left alone: `python` may be meant to be another interpreter, and a path
+    to a `palconf` names the one the user chose."""
+    if argv and argv[0] == "palconf":
+        return [sys.executable, "-m", "palconf.cli", *argv[1:]]
+    return list(argv)
 
 
 def in_process(mutant: Mutant) -> Engine:

@@ -1,0 +1,209 @@
+"""`palconf explain CASE`: one case, step by step, with the rules it cites, the board, and at
+each step what the case expects beside what the engine (and the oracle) answered."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..adapter import EngineCommandError
+from ..board import render_board
+from ..cases import Case, CaseLoadError, load_cases
+from ..core import EngineFault, Result, terminal_safe
+from ..core.compare import show
+from ..engine_options import add_engine_options, make_engine
+from ..engines import OracleEngine
+from ..explain import StepView, explain_steps
+from ..registry import Registry
+from ..runner import run_case
+from ..terminal import Paint, use_color
+from ..transcript import Recorder
+from . import add_display_options, case_file, registry_or_exit
+
+LIMIT = 2000
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "explain",
+        help="show one case step by step against an engine (default: the oracle)",
+        description="Show one case: its title and file, the clauses and rules it cites with "
+        "their text, the board, then each step with what the case expects beside the "
+        "engine's answer (and the oracle's), the fields that differ, the engine's whole "
+        "OBSERVED against the oracle's, and what changed. Every step is played, also after "
+        "the first that goes wrong; the verdict at the end is `palconf run`'s. Exit 0 when "
+        "the case passes (or is skipped), 1 when not, 2 for an unknown case or an engine "
+        "that cannot be started.",
+    )
+    p.add_argument("case", metavar="CASE", help="a case id (a glob matching one), or a case file")
+    p.add_argument("--cases", type=Path, default=None, metavar="DIR", help="the cases folder")
+    p.add_argument(
+        "--transcript",
+        type=Path,
+        metavar="FILE",
+        help="write the exact exchange with the engine (JSON lines) for `palconf replay`",
+    )
+    add_engine_options(p, required=False)
+    add_display_options(p)
+    p.set_defaults(func=main)
+
+
+def find_case(spec: str, folder: Path | None, registry: Registry) -> Case | str:
+    """The case `spec` names, or a message saying why there is none."""
+    as_file = Path(spec)
+    try:
+        if as_file.suffix == ".toml" and as_file.is_file():
+            cases = load_cases(as_file.parent, registry, files=[as_file])
+            return cases[0]
+        cases = load_cases(folder or paths.CASES, registry)
+    except CaseLoadError as e:
+        return "the case files do not load:\n  " + "\n  ".join(str(x) for x in e.errors[:10])
+    found = [c for c in cases if fnmatch.fnmatchcase(c.id, spec)]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        near = [c.id for c in cases if spec.strip("*") in c.id][:5]
+        hint = f"; did you mean: {', '.join(near)}" if near else ""
+        return f"no case {spec!r}{hint}"
+    return f"{spec!r} matches {len(found)} cases ({', '.join(c.id for c in found[:5])} …)"
+
+
+def _json(value: Any) -> str:
+    return terminal_safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False), LIMIT)
+
+
+def print_header(case: Case, registry: Registry, folder: Path | None, paint: Paint) -> None:
+    print(paint(case.id, "bold"))
+    print(f"  {terminal_safe(case.title, LIMIT)}")
+    print(f"  file: {terminal_safe(case_file(case.path, folder))}")
+    if case.clauses:
+        print("\nclauses")
+        for cid in case.clauses:
+            clause = registry.clauses.get(cid)
+            text = clause.text.get(registry.current, clause.summary) if clause else ""
+            print(f"  {cid}  {terminal_safe(text, LIMIT)}")
+    if case.rules:
+        print("\nrules")
+        for rid in case.rules:
+            print(f"  {rid}  {terminal_safe(registry.rule_text(rid), LIMIT)}")
+    if case.interpretations:
+        print("\nrulings")
+        for iid in case.interpretations:
+            text = str(registry.interpretations.get(iid, {}).get("text", ""))
+            print(f"  {iid}  {terminal_safe(text, LIMIT)}")
+    print("\nboard (the case's setup)")
+    for line in render_board(case.setup):
+        print(line)
+
+
+def print_step(view: StepView, paint: Paint) -> None:
+    if view.n == 0:
+        print(f"\n{paint('setup', 'bold')}")
+    else:
+        assert view.step is not None
+        kind = "setup step" if view.step.kind == "setup" else "action"
+        print(f"\n{paint(f'{kind} {view.n}', 'bold')}  {_json(view.step.body)}")
+    print(f"  expected  {view.expected}")
+    ok = view.as_expected
+    print(
+        f"  engine    {paint(terminal_safe(view.engine.verdict, LIMIT), 'green' if ok else 'red')}"
+    )
+    if view.oracle is not None:
+        print(f"  oracle    {terminal_safe(view.oracle.verdict, LIMIT)}")
+    if view.answer_differs:
+        print(f"  {paint('the answer is not the one the case expects', 'red')}")
+    if view.expected_diffs:
+        print(f"  the case's OBSERVED: {len(view.expected_diffs)} field(s) differ")
+        for d in view.expected_diffs:
+            print(f"    {terminal_safe(d, LIMIT)}")
+    if view.legal_diffs:
+        print(f"  LEGAL: {len(view.legal_diffs)} difference(s)")
+        for d in view.legal_diffs:
+            print(f"    {terminal_safe(d, LIMIT)}")
+    if view.oracle is not None and view.oracle.observed is not None:
+        if view.oracle_diffs:
+            print(
+                f"  whole OBSERVED against the oracle's: {len(view.oracle_diffs)} field(s) differ"
+            )
+            for d in view.oracle_diffs:
+                print(f"    {d.path}: oracle {_show(d.expected)}, engine {_show(d.observed)}")
+        elif view.engine.observed is not None:
+            print("  whole OBSERVED: the same as the oracle's")
+    if view.changes:
+        print("  changed since the step before:")
+        for d in view.changes:
+            print(f"    {d.path}: {_show(d.expected)} -> {_show(d.observed)}")
+
+
+def _show(value: Any) -> str:
+    return terminal_safe(show(value), 300)
+
+
+def main(args: argparse.Namespace) -> int:
+    registry = registry_or_exit()
+    found = find_case(args.case, args.cases, registry)
+    if isinstance(found, str):
+        print(f"palconf explain: {terminal_safe(found, 3000, keep_newlines=True)}", file=sys.stderr)
+        return 2
+    case = found
+    paint = Paint(use_color(sys.stdout, args.color))
+    try:
+        engine = make_engine(args)
+    except EngineCommandError as e:
+        print(f"palconf explain: {e}", file=sys.stderr)
+        return 2
+    is_oracle = isinstance(engine, OracleEngine)
+    try:
+        engine.start()
+        result = run_case(engine, case)
+        engine.close()
+        recorder = Recorder(engine)
+        recorder.start()
+    except EngineCommandError as e:
+        print(f"palconf explain: {e}", file=sys.stderr)
+        return 2
+    except EngineFault as e:
+        engine.close()
+        print(
+            f"palconf explain: the engine did not start: {terminal_safe(e.message)}",
+            file=sys.stderr,
+        )
+        return 2
+    oracle = None if is_oracle else OracleEngine()
+    try:
+        if oracle is not None:
+            oracle.start()
+        print_header(case, registry, args.cases, paint)
+        info = engine.info
+        print(f"\nengine: {terminal_safe(info.name, 200)} {terminal_safe(info.version, 100)}")
+        missing = sorted(case.needs - info.keywords)
+        if missing:
+            print(f"  it does not implement {', '.join(missing)}: the case is skipped")
+        else:
+            for view in explain_steps(case, recorder, oracle):
+                print_step(view, paint)
+    finally:
+        recorder.close()
+        if oracle is not None:
+            oracle.close()
+    if args.transcript is not None:
+        recorder.transcript(case.id, f"palconf explain {case.id}").write(args.transcript)
+        print(f"\nwrote the exchange to {args.transcript} (palconf replay {args.transcript} ...)")
+    print_verdict(result, paint)
+    return 0 if result.outcome in ("pass", "skip") else 1
+
+
+def print_verdict(result: Result, paint: Paint) -> None:
+    print(
+        "\nverdict (as palconf run judges it): "
+        + paint.outcome(result.outcome, result.outcome.upper())
+    )
+    if result.message:
+        print(f"  {terminal_safe(result.message, LIMIT)}")
+    for d in result.diffs:
+        print(f"    {terminal_safe(d, LIMIT)}")

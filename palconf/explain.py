@@ -1,0 +1,149 @@
+"""One case, step by step, against an engine and the oracle side by side (`palconf explain`).
+
+Unlike the runner, which stops at the first expectation that does not hold, this plays every
+step of the case on both, and for each step keeps: the request, what the case expects, the
+engine's answer and the oracle's, the fields of the case's OBSERVED that differ, the whole
+OBSERVED of the engine against the oracle's, what changed since the step before, and LEGAL
+where the case asks for it. The verdict is the runner's own (`run_case`), so `explain` and
+`run` never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cases import Case, LegalExpectation, Step
+from .core import (
+    MISSING,
+    Diff,
+    Engine,
+    EngineFault,
+    compare,
+    legal_diffs,
+    observe,
+    state_changes,
+)
+from .core import legal as ask
+from .core.compare import canonical, matches
+
+__all__ = ["StepView", "explain_steps"]
+
+
+@dataclass
+class Answer:
+    """One side's answer to a step's request, and its OBSERVED after it."""
+
+    verdict: str = ""  # "accepted", "refused: illegal-target (…)", or a fault
+    observed: dict[str, Any] | None = None
+    legal: list[Any] | None = None
+    fault: str | None = None
+
+
+@dataclass
+class StepView:
+    n: int  # 0 = the case's setup
+    step: Step | None
+    request: dict[str, Any]
+    expected: str
+    engine: Answer
+    oracle: Answer | None = None  # None when the engine is the oracle
+    expected_diffs: list[Diff] = field(default_factory=list)
+    oracle_diffs: list[Diff] = field(default_factory=list)
+    changes: list[Diff] = field(default_factory=list)
+    legal_diffs: list[Diff] = field(default_factory=list)
+    answer_differs: bool = False  # accepted where the case expects a refusal, or the reverse
+
+    @property
+    def as_expected(self) -> bool:
+        return not (
+            self.answer_differs or self.expected_diffs or self.legal_diffs or self.engine.fault
+        )
+
+
+def expected_text(case: Case, n: int) -> str:
+    exp = case.expectation_after(n)
+    parts = []
+    if n and exp is not None and exp.refused is not None:
+        parts.append("refused" + (f" ({exp.refused})" if isinstance(exp.refused, str) else ""))
+    elif n:
+        parts.append("accepted")
+    else:
+        parts.append("loaded")
+    if exp is not None and exp.observed is not None:
+        parts.append("OBSERVED with the case's fields")
+    if exp is not None and exp.legal is not None:
+        parts.append("LEGAL as listed")
+    return "; ".join(parts)
+
+
+def _answer(engine: Engine, n: int, request: dict[str, Any], ask_legal: bool) -> Answer:
+    answer = Answer()
+    try:
+        reply = engine.request(request)
+        if not isinstance(reply, dict):
+            answer.verdict = f"not a JSON object: {reply!r}"[:300]
+        elif reply.get("ok") is True:
+            answer.verdict = "accepted" if request["cmd"] == "act" else "loaded"
+        else:
+            code = reply.get("reason") if request["cmd"] == "act" else None
+            code = code or reply.get("error")
+            message = reply.get("message", "")
+            answer.verdict = f"refused: {code}" + (f" ({message})" if message else "")
+        answer.observed = observe(engine, n)
+        if ask_legal:
+            answer.legal = ask(engine, n)
+    except EngineFault as e:
+        answer.fault = f"{e.outcome}: {e.message}"
+        answer.verdict = answer.fault
+    return answer
+
+
+def explain_steps(case: Case, engine: Engine, oracle: Engine | None) -> list[StepView]:
+    """Play `case` on `engine` (and `oracle`, when it is another engine), both started."""
+    views: list[StepView] = []
+    before: dict[str, Any] | None = None
+    requests: list[tuple[int, Step | None, dict[str, Any]]]
+    requests = [(0, None, {"cmd": "setup", "state": case.setup})]
+    requests += [(n, s, s.request()) for n, s in enumerate(case.steps, start=1)]
+    for n, step, request in requests:
+        exp = case.expectation_after(n)
+        wants_legal = exp is not None and exp.legal is not None
+        mine = _answer(engine, n, request, wants_legal and engine.info.offers_legal)
+        theirs = _answer(oracle, n, request, wants_legal) if oracle is not None else None
+        view = StepView(n, step, request, expected_text(case, n), mine, theirs)
+        views.append(view)
+        if mine.fault is not None:
+            break
+        view.answer_differs = _answer_differs(case, n, step, mine)
+        state = mine.observed
+        if exp is not None and exp.observed is not None:
+            view.expected_diffs = compare(exp.observed, state, subset=True)
+        if theirs is not None and theirs.observed is not None:
+            view.oracle_diffs = compare(theirs.observed, state, subset=False)
+        if before is not None and state is not None:
+            view.changes = state_changes(before, state)
+        if exp is not None and exp.legal is not None and mine.legal is not None:
+            view.legal_diffs = _legal(exp.legal, mine.legal)
+        before = state
+    return views
+
+
+def _legal(exp: LegalExpectation, listed: list[Any]) -> list[Diff]:
+    """What the runner checks of LEGAL (palconf.runner), as differences to show."""
+    diffs = legal_diffs(exp.exactly, listed) if exp.exactly is not None else []
+    present = {canonical(a) for a in listed}
+    diffs += [Diff("legal", a, MISSING) for a in exp.includes if canonical(a) not in present]
+    diffs += [Diff("legal (excluded)", p, a) for p in exp.excludes for a in listed if matches(p, a)]
+    return diffs
+
+
+def _answer_differs(case: Case, n: int, step: Step | None, answer: Answer) -> bool:
+    accepted = answer.verdict in ("accepted", "loaded")
+    exp = case.expectation_after(n)
+    if step is None or exp is None or exp.refused is None:
+        return not accepted
+    if accepted:
+        return True
+    code = answer.verdict.removeprefix("refused: ").split(" ", 1)[0]
+    return isinstance(exp.refused, str) and code != exp.refused

@@ -1,0 +1,232 @@
+"""Transcripts: the exact exchange between palconf and an engine, as JSON lines, to replay.
+
+A transcript file (`palconf explain --transcript FILE`, `palconf fuzz --transcript FILE`):
+
+    {"transcript": {"format": "palconf-transcript", "format_version": 1, "palconf": "0.1.0",
+                    "engine": {"name": …, "version": …}, "case": "brave-…", "note": "…"}}
+    {"request": {"cmd": "hello", "protocol": 1}, "reply": {"ok": true, "engine": {…}, …}}
+    {"request": {"cmd": "setup", "state": {…}}, "reply": {"ok": true}}
+    {"request": {"cmd": "act", "action": {…}}, "reply": {"ok": false, "error": "illegal", …}}
+    {"request": {"cmd": "observe"}, "fault": "timeout: no reply within 10 s"}
+
+Each request is exactly what was sent (the same JSON value, the same key order); each reply
+is the value that came back, or `fault` when none did. `palconf replay FILE --requests`
+prints the requests alone, one per line, so an engine in any language can be fed them with
+a pipe: `palconf replay t.jsonl --requests | ./my-engine`.
+
+`palconf replay FILE --engine-cmd CMD` sends the same requests to an engine and shows where
+its replies differ from the recorded ones. What is compared: every field of every reply,
+JSON types strict, zone lists as multisets (palconf.core.compare), except free text:
+`message`, and `hello`'s `engine` (the name and version of whoever answered).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .core import Diff, Engine, EngineFault, EngineInfo, compare
+
+FORMAT = "palconf-transcript"
+FORMAT_VERSION = 1
+HELLO = {"cmd": "hello", "protocol": 1}
+#: reply fields that are free text, not compared by replay
+FREE_TEXT = ("message",)
+
+__all__ = [
+    "Entry",
+    "Recorder",
+    "Transcript",
+    "TranscriptError",
+    "read_transcript",
+    "record_game",
+    "reply_diffs",
+]
+
+
+class TranscriptError(Exception):
+    """A transcript file that cannot be read; the message names the file and line."""
+
+
+@dataclass
+class Entry:
+    request: Any
+    reply: Any = None
+    fault: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.fault is not None:
+            return {"request": self.request, "fault": self.fault}
+        return {"request": self.request, "reply": self.reply}
+
+
+@dataclass
+class Transcript:
+    meta: dict[str, Any] = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)
+
+    def lines(self) -> Iterator[str]:
+        yield json.dumps({"transcript": self.meta}, ensure_ascii=True) + "\n"
+        for e in self.entries:
+            yield json.dumps(e.to_json(), ensure_ascii=True, separators=(",", ":")) + "\n"
+
+    def write(self, path: Path) -> None:
+        from .safe_write import write_text_atomic
+
+        write_text_atomic(path, "".join(self.lines()))
+
+    def requests(self) -> Iterator[str]:
+        """The requests alone, one JSON line each, as they were sent."""
+        for e in self.entries:
+            yield json.dumps(e.request, separators=(",", ":")) + "\n"
+
+
+def meta_for(info: EngineInfo | None, case: str = "", note: str = "") -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "palconf": __version__,
+    }
+    if info is not None:
+        meta["engine"] = {"name": info.name, "version": info.version}
+    if case:
+        meta["case"] = case
+    if note:
+        meta["note"] = note
+    return meta
+
+
+class Recorder:
+    """An engine that records every exchange of the engine it wraps (an `Engine` itself)."""
+
+    def __init__(self, inner: Engine) -> None:
+        self.inner = inner
+        self.entries: list[Entry] = []
+
+    @property
+    def info(self) -> EngineInfo:
+        return self.inner.info
+
+    @info.setter
+    def info(self, value: EngineInfo) -> None:
+        self.inner.info = value
+
+    @property
+    def broken(self) -> bool:
+        return bool(getattr(self.inner, "broken", False))
+
+    def start(self) -> EngineInfo:
+        try:
+            info = self.inner.start()
+        except EngineFault as e:
+            self.entries.append(Entry(dict(HELLO), fault=f"{e.outcome}: {e.message}"))
+            raise
+        self.entries.append(Entry(dict(HELLO), info.hello or None))
+        return info
+
+    def request(self, msg: dict[str, Any]) -> Any:
+        try:
+            reply = self.inner.request(msg)
+        except EngineFault as e:
+            self.entries.append(Entry(msg, fault=f"{e.outcome}: {e.message}"))
+            raise
+        self.entries.append(Entry(msg, reply))
+        return reply
+
+    def restart(self) -> None:
+        self.close()
+        self.start()
+
+    def take_stderr(self) -> str:
+        return self.inner.take_stderr()
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def transcript(self, case: str = "", note: str = "") -> Transcript:
+        info = getattr(self.inner, "info", None)
+        return Transcript(meta_for(info, case, note), list(self.entries))
+
+
+def read_transcript(path: Path) -> Transcript:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TranscriptError(f"{path}: no such file") from None
+    except UnicodeDecodeError as e:
+        raise TranscriptError(f"{path}: not UTF-8 text (at byte {e.start})") from None
+    except OSError as e:
+        raise TranscriptError(f"{path}: cannot read: {e.strerror or e}") from None
+    out = Transcript()
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as e:
+            raise TranscriptError(f"{path}:{n}: not JSON: {e}") from None
+        if not isinstance(obj, dict):
+            raise TranscriptError(f"{path}:{n}: a line must be a JSON object")
+        if set(obj) == {"transcript"}:
+            if n != 1 or not isinstance(obj["transcript"], dict):
+                raise TranscriptError(f"{path}:{n}: the `transcript` line comes first")
+            if obj["transcript"].get("format") != FORMAT:
+                raise TranscriptError(f"{path}:{n}: not a palconf transcript (format)")
+            out.meta = obj["transcript"]
+            continue
+        if "request" not in obj or not ({"reply", "fault"} & set(obj)):
+            raise TranscriptError(
+                f"{path}:{n}: a line needs `request` and `reply` (or `fault`); has "
+                f"{', '.join(sorted(obj)) or 'nothing'}"
+            )
+        fault = obj.get("fault")
+        out.entries.append(
+            Entry(obj["request"], obj.get("reply"), None if fault is None else str(fault))
+        )
+    if not out.entries:
+        raise TranscriptError(f"{path}: no request in the file")
+    return out
+
+
+def _comparable(request: Any, reply: Any) -> Any:
+    if not isinstance(reply, dict):
+        return reply
+    kept = {k: v for k, v in reply.items() if k not in FREE_TEXT}
+    if isinstance(request, dict) and request.get("cmd") == "hello":
+        kept.pop("engine", None)
+    return kept
+
+
+def reply_diffs(request: Any, recorded: Any, reply: Any) -> list[Diff]:
+    """Where `reply` differs from the `recorded` one (free text left out)."""
+    return compare(_comparable(request, recorded), _comparable(request, reply), subset=False)
+
+
+def record_game(
+    engine: Engine, state: Any, actions: list[Any], *, case: str = "", note: str = ""
+) -> Transcript:
+    """Play a game on `engine` (started again, from `hello`) the way the fuzzer compares it:
+    `setup`, `observe` (and `legal` if offered), then for each action `act`, `observe`
+    (and `legal`); record it all. A fault ends the game; it is in the transcript."""
+    recorder = Recorder(engine)
+    recorder.close()
+    try:
+        recorder.start()
+        offers_legal = recorder.info.offers_legal
+        requests: list[dict[str, Any]] = [{"cmd": "setup", "state": state}]
+        for action in [None, *actions]:
+            if action is not None:
+                requests.append({"cmd": "act", "action": action})
+            requests.append({"cmd": "observe"})
+            if offers_legal:
+                requests.append({"cmd": "legal"})
+            for request in requests:
+                recorder.request(request)
+            requests = []
+    except EngineFault:
+        pass
+    return recorder.transcript(case, note)

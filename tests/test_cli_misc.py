@@ -1,0 +1,282 @@
+"""`palconf list`, `palconf lint --json`, `palconf completion` and `python -m benchmarks`
+writing a results file only when asked."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from palconf.cli import main
+from palconf.registry import load as load_registry
+
+from .test_loader import GOOD, write
+from .test_rules_versions import STEALTH_CASE
+
+REGISTRY = load_registry()
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """Two cases: brave-sample (brave/, brave.1 and B-12) and stealth-sample (stealth/)."""
+    write(tmp_path, GOOD)
+    write(tmp_path, STEALTH_CASE, name="stealth-sample.toml", folder="stealth")
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def as_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+# ---------------------------------------------------------------- palconf list
+
+
+def test_list_cases_json_is_the_documented_document(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert as_json(capsys, "list", "--cases", str(folder), "--json") == {
+        "rules_version": REGISTRY.current,
+        "cases": [
+            {
+                "id": "brave-sample",
+                "path": "brave/brave-sample.toml",
+                "keywords": ["brave"],
+                "clauses": ["brave.1"],
+                "rules": ["B-12"],
+                "interpretations": [],
+                "title": "Brave 200 attacker has 3200 power after declaring",
+            },
+            {
+                "id": "stealth-sample",
+                "path": "stealth/stealth-sample.toml",
+                "keywords": ["stealth"],
+                "clauses": ["stealth.1"],
+                "rules": [],
+                "interpretations": [],
+                "title": "Stealth attacker cannot be blocked by a standing Pal",
+            },
+        ],
+    }
+
+
+def test_list_json_keys_are_sorted(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for what in ("cases", "keywords", "clauses"):
+        code, out, _ = run(capsys, "list", what, "--cases", str(folder), "--json")
+        assert code == 0
+        top = re.findall(r'^  "([^"]+)":', out, flags=re.M)
+        keys = re.findall(r'^      "([^"]+)":', out, flags=re.M)  # those of each row
+        rows = json.loads(out)[what]
+        assert top == sorted([what, "rules_version"])
+        assert keys == [k for row in rows for k in sorted(row)] and len(keys) > 10
+
+
+def test_list_cases_plain_is_one_aligned_line_per_case(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "list", "--cases", str(folder))
+    assert code == 0
+    lines = out.splitlines()
+    assert [line.split()[:6] for line in lines] == [
+        ["brave-sample", "brave/brave-sample.toml", "brave", "brave.1", "B-12", "-"],
+        ["stealth-sample", "stealth/stealth-sample.toml", "stealth", "stealth.1", "-", "-"],
+    ]
+    starts = [lines[0].index("Brave 200"), lines[1].index("Stealth attacker")]
+    assert starts[0] == starts[1]  # the title column lines up
+    assert lines[0].index("brave.1") == lines[1].index("stealth.1")
+
+
+def test_list_selects_cases_with_the_shared_options(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = as_json(capsys, "list", "--cases", str(folder), "--json", "-k", "stealth")
+    assert [c["id"] for c in doc["cases"]] == ["stealth-sample"]
+    doc = as_json(capsys, "list", "--cases", str(folder), "--json", "--case", "brave-*")
+    assert [c["id"] for c in doc["cases"]] == ["brave-sample"]
+    code, out, err = run(capsys, "list", "--cases", str(folder), "--case", "nope")
+    assert code == 2 and out == "" and "no case matches --case 'nope'" in err
+
+
+def test_list_is_terminal_safe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, GOOD.replace("has 3200 power", "has 3200 \\u001b[2J power"))
+    code, out, _ = run(capsys, "list", "--cases", str(tmp_path))
+    assert code == 0 and "\x1b" not in out and "3200 \\x1b[2J power" in out
+    code, out, _ = run(capsys, "list", "--cases", str(tmp_path), "--json")
+    assert "\x1b" not in out and json.loads(out)["cases"][0]["title"].count("\x1b") == 1
+
+
+def test_list_keywords(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = as_json(capsys, "list", "keywords", "--cases", str(folder), "--json")["keywords"]
+    assert [r["id"] for r in rows] == REGISTRY.groups
+    by_id = {r["id"]: r for r in rows}
+    brave = [c for c in REGISTRY.clauses.values() if c.keyword == "brave"]
+    assert by_id["brave"] == {
+        "id": "brave",
+        "name": "Brave",
+        "kind": "keyword",
+        "clauses": len(brave),
+        "testable": sum(c.testable for c in brave),
+        "cases": 1,
+    }
+    assert by_id["taunt"]["cases"] == 0 and by_id["stealth"]["cases"] == 1
+    assert by_id["base"] == {
+        "id": "base",
+        "name": "Base rules",
+        "kind": "base",
+        "clauses": len(REGISTRY.base),
+        "testable": len(REGISTRY.base),
+        "cases": 0,
+    }
+    assert by_id["protocol"]["kind"] == "protocol"
+    assert by_id["protocol"]["clauses"] == len(REGISTRY.protocol)
+    code, out, _ = run(capsys, "list", "keywords", "--cases", str(folder), "-k", "brave")
+    assert code == 0
+    assert out.split() == [
+        "brave",
+        str(len(brave)),
+        "clauses",
+        str(sum(c.testable for c in brave)),
+        "testable",
+        "1",
+        "cases",
+        "Brave",
+    ]
+
+
+def test_list_clauses(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("list", "clauses", "--cases", str(folder))
+    rows = as_json(capsys, *args, "--json", "-k", "brave")["clauses"]
+    assert [r["id"] for r in rows] == [
+        c.id for c in REGISTRY.clauses.values() if c.keyword == "brave"
+    ]
+    first = REGISTRY.clauses["brave.1"]
+    assert rows[0] == {
+        "id": "brave.1",
+        "keyword": "brave",
+        "testable": first.testable,
+        "summary": first.summary,
+        "cases": 1,
+    }
+    assert all(r["cases"] == 0 for r in rows[1:])
+    every = as_json(capsys, *args, "--json")["clauses"]
+    assert [r["id"] for r in every] == list(REGISTRY.clauses)
+    code, out, _ = run(capsys, *args, "-k", "stealth")
+    lines = out.splitlines()
+    assert lines[0].split()[:5] == ["stealth.1", "stealth", "testable", "1", "cases"]
+    assert len(lines) == len([c for c in REGISTRY.clauses.values() if c.keyword == "stealth"])
+    summary_at = {line.index(REGISTRY.clauses[line.split()[0]].summary[:10]) for line in lines}
+    assert len(summary_at) == 1  # aligned
+
+
+def test_list_counts_the_whole_suite(capsys: pytest.CaptureFixture[str]) -> None:
+    cases = as_json(capsys, "list", "--json")["cases"]
+    keywords = as_json(capsys, "list", "keywords", "--json")["keywords"]
+    assert len(cases) > 100 and [c["id"] for c in cases] == sorted(c["id"] for c in cases)
+    for row in keywords:
+        assert row["cases"] == sum(row["id"] in c["keywords"] for c in cases), row["id"]
+
+
+def test_list_help_documents_the_json_shapes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["list", "--help"])
+    out = capsys.readouterr().out
+    for key in ('"rules_version"', '"interpretations"', '"testable"', '"kind"', '"summary"'):
+        assert key in out
+
+
+# ---------------------------------------------------------------- palconf lint --json
+
+
+def test_lint_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, GOOD, folder="stealth")  # a Brave case in the wrong folder, not blessed
+    code, out, _ = run(capsys, "lint", "--cases", str(tmp_path), "--json")
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["cases"] == 1 and doc["rules_version"] == REGISTRY.current
+    assert doc["problems"] == [
+        {
+            "file": "stealth/brave-sample.toml",
+            "line": 4,
+            "message": "belongs in cases/brave/ (it tests brave), not cases/stealth/",
+        }
+    ]
+    assert doc["stale"] == [
+        {
+            "case": "brave-sample",
+            "path": "stealth/brave-sample.toml",
+            "stale": [],
+            "orphaned": [],
+            "unblessed": ["brave.1"],
+        }
+    ]
+    code, plain, _ = run(capsys, "lint", "--cases", str(tmp_path))
+    assert code == 1 and plain.startswith("stealth/brave-sample.toml:4: belongs in cases/brave/")
+
+
+def test_lint_json_exit_status_follows_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, GOOD)  # right folder; only not blessed
+    code, out, _ = run(capsys, "lint", "--cases", str(tmp_path), "--json")
+    assert code == 0 and json.loads(out)["problems"] == []
+    code, out, _ = run(capsys, "lint", "--cases", str(tmp_path), "--json", "--strict")
+    assert code == 1 and json.loads(out)["stale"][0]["unblessed"] == ["brave.1"]
+
+
+# ---------------------------------------------------------------- palconf completion
+
+
+def test_completion_without_shtab_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "shtab", None)  # import shtab raises ImportError
+    code, out, err = run(capsys, "completion", "bash")
+    assert code == 2 and out == ""
+    assert "pip install shtab" in err and "pipx inject palconf shtab" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_completion_script(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("shtab")
+    code, out, _ = run(capsys, "completion", shell)
+    assert code == 0
+    for word in ("list", "mutants", "--engine-cmd-template", "keywords", "clauses"):
+        assert word in out
+    if shutil.which(shell):
+        check = subprocess.run([shell, "-n"], input=out, text=True, capture_output=True)
+        assert check.returncode == 0, check.stderr
+
+
+# ---------------------------------------------------------------- python -m benchmarks
+
+
+def test_benchmarks_write_a_file_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import run as bench
+
+    tracked = bench.TRACKED_JSON.read_bytes()
+    figures = {"meta": {"cases": 1}, "figures": {}}
+    monkeypatch.setattr(bench, "measure", lambda args, baseline: figures)
+    monkeypatch.chdir(tmp_path)
+    assert bench.main(["--repeat", "1"]) == 0
+    assert list(tmp_path.iterdir()) == [] and bench.TRACKED_JSON.read_bytes() == tracked
+    assert "written" not in capsys.readouterr().out
+    out = tmp_path / "sub" / "new.json"
+    assert bench.main(["--out", str(out)]) == 0
+    assert json.loads(out.read_text()) == figures and f"written: {out}" in capsys.readouterr().out
+    assert bench.build_parser().parse_args(["--json", "x.json"]).out == Path("x.json")
