@@ -18,17 +18,19 @@ how (`MODES`), so shrinking turns illegal actions back into legal ones unless th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import random
+import zlib
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from oracle import Rules
+from oracle import Rules, StateError
 from oracle.model import KEYWORD_IDS
 
 from ._boards import check_count, check_keywords, states
+from ._edges import edge_state, probe_actions
 
 #: The order legal actions are offered in (what shrinking reaches first).
 DO_ORDER: dict[str, int] = {
@@ -64,18 +66,33 @@ def sort_legal(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Step:
-    """One action of a game and the oracle's answers to it: `refusal` is None when the
-    action was accepted, else `{"reason", "message"}`; `observed` and `legal` are the
-    OBSERVED state and the LEGAL list (sorted as `sort_legal`) after it."""
+    """One step of a game and the oracle's answers to it: `refusal` is None when the
+    step was accepted, else `{"reason", "message"}` (for a setup step, `reason` is the
+    error code); `observed` and `legal` are the OBSERVED state and the LEGAL list (sorted as
+    `sort_legal`) after it. A step is an ACTION sent with `act`, or `{"setup": STATE}`: a
+    STATE sent with `setup` in the middle of a game (as a case writes a setup step).
+    `broken`: every REASON row a refused action broke (`Rules.reasons`), in table order;
+    `edge`: the name of the STATE edge a setup step was drawn at (generators._edges)."""
 
     action: dict[str, Any]
     refusal: dict[str, str] | None
     observed: dict[str, Any]
     legal: list[dict[str, Any]]
+    broken: tuple[str, ...] = ()
+    edge: str = ""
 
     @property
     def accepted(self) -> bool:
         return self.refusal is None
+
+    @property
+    def is_setup(self) -> bool:
+        return is_setup_step(self.action)
+
+
+def is_setup_step(action: Any) -> bool:
+    """`{"setup": STATE}`: a setup step, not an ACTION (an ACTION has `do`)."""
+    return isinstance(action, dict) and set(action) == {"setup"}
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,9 @@ class Game:
     start: dict[str, Any]
     start_legal: list[dict[str, Any]]
     steps: tuple[Step, ...] = field(default=())
+    #: the oracle's refusal of `state` (`{"reason": code, "message"}`): then there is no game
+    refused: dict[str, str] | None = None
+    edge: str = ""  # the STATE edge `state` was drawn at (generators._edges), if any
 
     @property
     def actions(self) -> list[dict[str, Any]]:
@@ -101,7 +121,14 @@ class Game:
 
     def truncated(self, n: int) -> Game:
         """The same game stopped after action n."""
-        return Game(self.state, self.start, self.start_legal, self.steps[:n])
+        return Game(
+            self.state, self.start, self.start_legal, self.steps[:n], self.refused, self.edge
+        )
+
+    @property
+    def edges(self) -> tuple[str, ...]:
+        """The STATE edges of the game: its board's and its setup steps'."""
+        return tuple(e for e in (self.edge, *(s.edge for s in self.steps)) if e)
 
     def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
         return (
@@ -110,24 +137,61 @@ class Game:
         )
 
 
-def play(rules: type[Rules], state: Mapping[str, Any], actions: list[dict[str, Any]]) -> Game:
-    """Replay `actions` from `state` on `rules` (the oracle by default) and keep its answers."""
-    game = rules.from_state(state)
+def load(rules: type[Rules], state: Any) -> Rules | dict[str, str]:
+    """The game `state` loads into, or the oracle's refusal `{"reason": code, "message"}`."""
+    try:
+        return rules.from_state(state)
+    except StateError as e:
+        return {"reason": e.code, "message": e.message}
+
+
+def play(rules: type[Rules], state: Any, actions: list[dict[str, Any]]) -> Game:
+    """Replay `actions` (and setup steps) from `state` on `rules` (the oracle by default) and
+    keep its answers. A `state` the oracle refuses gives a Game with `refused` and no step."""
+    loaded = load(rules, state)
+    if isinstance(loaded, dict):
+        return Game(state, {}, [], (), loaded)
+    game = loaded
     start, start_legal = game.observe(), sort_legal(game.legal())
-    steps = []
+    steps: list[Step] = []
     for action in actions:
-        steps.append(_step(game, action))
-    return Game(dict(state), start, start_legal, tuple(steps))
+        before = (steps[-1].observed, steps[-1].legal) if steps else (start, start_legal)
+        step, game = _step(game, action, rules, before=before)
+        steps.append(step)
+    return Game(state, start, start_legal, tuple(steps))
 
 
-def _step(game: Rules, action: dict[str, Any]) -> Step:
+def _step(
+    game: Rules,
+    action: dict[str, Any],
+    rules: type[Rules],
+    edge: str = "",
+    before: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
+) -> tuple[Step, Rules]:
+    """The oracle's answers to one step, and the game after it (a new one after an accepted
+    setup step). `before`: OBSERVED and LEGAL of the position before the step, if known:
+    after a refusal whose OBSERVED is unchanged, LEGAL is taken from it (computing LEGAL is
+    most of the cost of a step, and a probe batch is mostly refusals). OBSERVED is always
+    asked again, so a `rules` whose refusals change the game still shows it."""
+
+    def now() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        observed = game.observe()
+        if before is not None and observed == before[0]:
+            return before
+        return observed, sort_legal(game.legal())
+
+    if is_setup_step(action):
+        loaded = load(rules, action["setup"])
+        if isinstance(loaded, dict):
+            return Step(action, loaded, *now(), (), edge), game
+        game = loaded
+        return Step(action, None, game.observe(), sort_legal(game.legal()), (), edge), game
     refusal = game.apply(action)
-    return Step(
-        action,
-        None if refusal is None else {"reason": refusal.reason, "message": refusal.message},
-        game.observe(),
-        sort_legal(game.legal()),
-    )
+    if refusal is None:
+        return Step(action, None, game.observe(), sort_legal(game.legal())), game
+    broken = tuple(r.reason for r in game.reasons(action))
+    refused = {"reason": refusal.reason, "message": refusal.message}
+    return Step(action, refused, *now(), broken), game
 
 
 # --------------------------------------------------------------------------- illegal actions
@@ -204,6 +268,16 @@ def illegal_actions(draw: st.DrawFn, game: Rules, legal: list[dict[str, Any]]) -
                 {"do": "interrupt", "player": player, "card": ids[-1], "pay": "gold"},
                 {"do": "pass", "player": "C"},
                 {"do": "activate", "player": player, "card": ids[0], "ability": "0"},
+                # fields of the wrong JSON type (invalid-action before anything else)
+                {"do": "deploy", "player": player, "card": 5},
+                {"do": "activate", "player": player, "card": ids[0], "ability": True},
+                {"do": "activate", "player": player, "card": ids[0], "ability": -1},
+                {"do": "attack", "player": player, "attacker": ids[0], "target": 3},
+                {"do": "pass", "player": 1},
+                {"do": "play", "player": player, "card": ids[-1], "choose": ids[0]},
+                {"do": "play", "player": player, "card": ids[-1], "choose": [1]},
+                {"do": "interrupt", "player": player, "card": ids[-1], "pay": "discard"},
+                {"do": 7, "player": player},
             ],
         )
     do = draw(_DOS)
@@ -229,7 +303,10 @@ def illegal_actions(draw: st.DrawFn, game: Rules, legal: list[dict[str, Any]]) -
 
 
 def draw_action(
-    draw: st.DrawFn, game: Rules, legal: list[dict[str, Any]], illegal: bool
+    draw: st.DrawFn,
+    game: Rules,
+    legal: list[dict[str, Any]],
+    illegal: bool,
 ) -> dict[str, Any]:
     """The draw behind `actions()`, given the position's LEGAL (sorted by `sort_legal`).
 
@@ -279,6 +356,11 @@ def actions(game: Rules, *, illegal: bool = True) -> st.SearchStrategy[dict[str,
 # --------------------------------------------------------------------------- games()
 
 
+_SEEDS = st.integers(0, 2**32 - 1)
+#: how many probe actions a probe batch sends
+PROBES = 12
+
+
 def _draw_games(
     draw: st.DrawFn,
     *,
@@ -289,11 +371,19 @@ def _draw_games(
     rules: type[Rules] = Rules,
     boards: st.SearchStrategy[dict[str, Any]] | None = None,
     lockstep: Any = None,
+    setup_share: int = 0,
+    probe_share: int = 0,
 ) -> Game:
     """`lockstep` (a generators.lockstep.Lockstep, for fuzzing): an engine that follows
     the game as it is drawn; drawing stops at its first difference, so no action is drawn
-    (or shrunk) past it."""
-    state = draw(boards if boards is not None else states(keywords=keywords))
+    (or shrunk) past it. Directed generation (generators._edges): `setup_share` percent of
+    the steps are a setup step with a STATE at an edge of `P-state`; at `probe_share`
+    percent, a batch of `PROBES` actions aimed at rows of the REASON table is sent. Which
+    edge, and which probes, come from a random source seeded once per game (a Hypothesis
+    draw, so a game replays exactly): Hypothesis's own draws aim at simple values, and
+    would visit a few edges over and over."""
+    board = boards if boards is not None else states(keywords=keywords)
+    state = draw(board)
     game = rules.from_state(state)
     start, start_legal = game.observe(), sort_legal(game.legal())
     legal = start_legal
@@ -303,15 +393,31 @@ def _draw_games(
         lockstep.begin(state, start, start_legal) is not None or lockstep.skipped
     ):
         n = 0
-    while len(steps) < n:
-        if not legal and not illegal:
-            break  # the game is over
-        action = draw_action(draw, game, legal, illegal)
-        step = _step(game, action)
-        steps.append(step)
-        legal = step.legal
-        if lockstep is not None and lockstep.step(step) is not None:
-            break
+    rng = None
+    if setup_share or probe_share:
+        # Hypothesis draws the same few seeds again and again; the board mixed in spreads them
+        board_key = json.dumps(state, sort_keys=True).encode()
+        rng = random.Random(draw(_SEEDS) ^ zlib.crc32(board_key) ^ (n << 20))
+    played = 0
+    while played < n:
+        batch: list[tuple[dict[str, Any], str]]
+        if rng is not None and rng.randrange(100) < setup_share:
+            edged, edge = edge_state(rng, draw(board))
+            batch = [({"setup": edged}, edge)]
+        elif rng is not None and legal and rng.randrange(100) < probe_share:
+            batch = [(a, "") for a in probe_actions(rng, game, legal, PROBES)]
+        else:
+            if not legal and not illegal:
+                break  # the game is over
+            batch = [(draw_action(draw, game, legal, illegal), "")]
+            played += 1
+        for action, edge in batch:
+            before = (steps[-1].observed, steps[-1].legal) if steps else (start, start_legal)
+            step, game = _step(game, action, rules, edge, before)
+            steps.append(step)
+            legal = step.legal
+            if lockstep is not None and lockstep.step(step) is not None:
+                return Game(state, start, start_legal, tuple(steps))
     return Game(state, start, start_legal, tuple(steps))
 
 
@@ -327,11 +433,16 @@ def games(
     illegal: bool = True,
     rules: type[Rules] = Rules,
     boards: st.SearchStrategy[dict[str, Any]] | None = None,
+    setup_share: int = 0,
+    probe_share: int = 0,
 ) -> st.SearchStrategy[Game]:
     """A `Game`: a STATE (from `boards`, default `states(keywords=keywords)`) and between
     `min_actions` and `max_actions` actions drawn with `actions()` while playing `rules`
     (the oracle, or a subclass), with its answers. Without `illegal`, a game stops early
-    once it is over."""
+    once it is over. Directed generation (generators._edges): `setup_share` percent of the
+    steps are setup steps with a STATE at an edge of `P-state` (most are refused, and the
+    game goes on as it was), and at `probe_share` percent a batch of `PROBES` actions is
+    sent, most breaking two or three REASON rows at once."""
     if not (isinstance(rules, type) and issubclass(rules, Rules)):
         raise TypeError(f"rules must be oracle.Rules or a subclass, not {rules!r}")
     if not isinstance(illegal, bool):
@@ -349,4 +460,6 @@ def games(
         illegal=illegal,
         rules=rules,
         boards=boards,
+        setup_share=check_count("setup_share", setup_share, maximum=100),
+        probe_share=check_count("probe_share", probe_share, maximum=100),
     )

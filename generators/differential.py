@@ -11,10 +11,12 @@ This module is the entry point: it re-exports what a caller of the fuzzer needs.
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hyp_seed
@@ -24,8 +26,9 @@ from hypothesis.errors import Flaky
 from oracle import Rules
 from oracle.model import KEYWORD_IDS
 from palconf.core import Engine, EngineFault
+from palconf.protocol_schemas import reason_codes
 
-from ._games import Game, _games
+from ._games import Game, _games, play
 from .formatting import format_difference, show
 from .lockstep import (
     KINDS,
@@ -41,6 +44,7 @@ from .shrinking import relabel, simplify
 
 __all__ = [
     "KINDS",
+    "REASONS",
     "Answer",
     "Difference",
     "DifferenceFound",
@@ -53,8 +57,13 @@ __all__ = [
     "relabel",
     "run_game",
     "show",
+    "signature",
     "simplify",
 ]
+
+
+#: The REASON codes in the order of the table (docs/protocol.md, `P-reasons`).
+REASONS: tuple[str, ...] = reason_codes()
 
 
 @dataclass
@@ -63,9 +72,44 @@ class FuzzReport:
     skipped: int = 0
     actions: int = 0
     seconds: float = 0.0
-    difference: Difference | None = None
+    difference: Difference | None = None  # the first difference found
     flaky: bool = False
     first_found_at: int | None = None  # the example where a difference was first seen
+    #: every distinct difference found (keep-going: up to `max_differences`), each shrunk
+    differences: list[Difference] = field(default_factory=list)
+    #: what the games hit: `reason X` (the reason a refused action got), `rows X + Y` (two
+    #: REASON rows one action broke together), `edge NAME` (a STATE edge sent with `setup`)
+    hits: Counter[str] = field(default_factory=Counter)
+
+    def count(self, game: Game) -> None:
+        for edge in game.edges:
+            self.hits[f"edge {edge}"] += 1
+        for step in game.steps:
+            if step.broken:
+                self.hits[f"reason {step.broken[0]}"] += 1
+                rows = sorted(set(step.broken), key=_row)
+                for i, a in enumerate(rows):
+                    for b in rows[i + 1 :]:
+                        self.hits[f"rows {a} + {b}"] += 1
+
+
+def _row(code: str) -> int:
+    return REASONS.index(code) if code in REASONS else len(REASONS)
+
+
+def signature(diff: Difference) -> tuple[str, ...]:
+    """What makes two differences the same for keep-going: the kind, the kind of step, and
+    the codes or the fields (card ids and players left out) that differ."""
+    step = diff.game.steps[diff.step - 1] if 0 < diff.step <= len(diff.game.steps) else None
+    what = (
+        "setup" if step is None else ("setup-step" if step.is_setup else str(step.action.get("do")))
+    )
+    if diff.kind in ("verdict", "reason", "setup"):
+        return (diff.kind, what, *(f"{show(f.expected)}>{show(f.observed)}" for f in diff.fields))
+    if diff.kind == "engine-error":
+        return (diff.kind, what, re.sub(r"[0-9]+", "N", diff.summary)[:60])
+    paths = sorted({re.sub(r"^(cards|players)\.[^.]+", r"\1.*", f.path) for f in diff.fields})
+    return (diff.kind, what, *paths)
 
 
 def fuzz(
@@ -79,6 +123,10 @@ def fuzz(
     database: ExampleDatabase | None = None,
     shrink: bool = True,
     progress: Callable[[FuzzReport, str], None] | None = None,
+    setup_share: int = 10,
+    probe_share: int = 5,
+    max_differences: int = 1,
+    directed: bool = True,
 ) -> FuzzReport:
     """Run `examples` generated games on `engine` against `rules` (the oracle). The same
     seed gives the same games (no example database unless `database` is given: replaying
@@ -86,6 +134,14 @@ def fuzz(
     `keywords` limits the boards to keywords the engine implements (default: its `hello`).
     Games have between `max_actions // 2` and `max_actions` actions: a board costs as much
     to draw as a dozen actions, and only the actions up to a difference are kept anyway.
+    Directed generation: `setup_share` percent of the steps are setup steps at an edge of
+    `P-state`; at `probe_share` percent of them a batch of actions aimed at the REASON
+    table is sent (generators._games).
+    Keep-going: with `max_differences` above 1, a difference found (and shrunk) does not end
+    the campaign: the games go on, with the next seed, ignoring differences of the same
+    `signature`, until that many distinct ones are found or `examples` games are played.
+    `directed`: start with the directed sweep (generators.directed: every STATE edge, many
+    pairs of REASON rows), each of its games counted as an example.
     `progress(report, event)` is called with event "example", "found" and "shrinking"."""
     info = getattr(engine, "info", None)
     if keywords is None:
@@ -93,14 +149,90 @@ def fuzz(
     allowed = tuple(k for k in KEYWORD_IDS if k in keywords)
     compare_legal = info is not None and "legal" in info.commands
     report = FuzzReport()
-    last: list[Difference] = []
+    known: set[tuple[str, ...]] = set()
     started = time.perf_counter()
+    if directed:
+        for diff in _sweep(engine, report, rules, allowed, compare_legal, examples, progress):
+            if signature(diff) in known:
+                continue
+            known.add(signature(diff))
+            if shrink:
+                if progress:
+                    progress(report, "simplifying")
+                diff = simplify(
+                    engine,
+                    _trimmed(engine, diff, rules, compare_legal),
+                    rules=rules,
+                    compare_legal=compare_legal,
+                )
+                known.add(signature(diff))
+            report.differences.append(diff)
+            if report.difference is None:
+                report.difference = diff
+            if len(report.differences) >= max_differences:
+                break
+    round_ = 0
+    while report.examples < examples and len(report.differences) < max_differences:
+        before = report.examples
+        found = _campaign(
+            engine,
+            report,
+            examples=examples - report.examples,
+            seed=seed + round_,
+            rules=rules,
+            allowed=allowed,
+            max_actions=max_actions,
+            setup_share=setup_share,
+            probe_share=probe_share,
+            compare_legal=compare_legal,
+            database=database,
+            shrink=shrink,
+            known=known,
+            progress=progress,
+        )
+        round_ += 1
+        if found is None:
+            break
+        diff = found
+        known.add(signature(diff))
+        if shrink and not report.flaky:
+            if progress:
+                progress(report, "simplifying")
+            diff = simplify(engine, diff, rules=rules, compare_legal=compare_legal)
+            known.add(signature(diff))
+        report.differences.append(diff)
+        if report.difference is None:
+            report.difference = diff
+        if report.examples == before:  # nothing new was played: do not loop forever
+            break
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _campaign(
+    engine: Engine,
+    report: FuzzReport,
+    *,
+    examples: int,
+    seed: int,
+    rules: type[Rules],
+    allowed: tuple[str, ...],
+    max_actions: int,
+    setup_share: int,
+    probe_share: int,
+    compare_legal: bool,
+    database: ExampleDatabase | None,
+    shrink: bool,
+    known: set[tuple[str, ...]],
+    progress: Callable[[FuzzReport, str], None] | None,
+) -> Difference | None:
+    """One Hypothesis run: the first difference not in `known`, Hypothesis-shrunk, or None."""
+    last: list[Difference] = []
 
     def count_action() -> None:
         report.actions += 1
 
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
-
     lockstep = Lockstep(engine, compare_legal=compare_legal, on_action=count_action)
 
     @settings(
@@ -127,12 +259,16 @@ def fuzz(
             max_actions=max_actions,
             rules=rules,
             lockstep=lockstep,
+            setup_share=setup_share,
+            probe_share=probe_share,
         )
     )
     def check(game: Game) -> None:
         # the engine played along while the game was drawn (Lockstep); here its verdict
         report.examples += 1
         report.skipped += bool(lockstep.skipped)
+        if not last and not lockstep.skipped:
+            report.count(game)
         diff = lockstep.difference
         if progress:
             progress(report, "shrinking" if last else "example")
@@ -143,8 +279,11 @@ def fuzz(
                 engine.restart()
             except EngineFault:
                 pass  # the next request fails at once: another engine-error difference
+        if signature(diff) in known:
+            return  # already found (keep-going): this game says nothing new
         if not last:
-            report.first_found_at = report.examples
+            if report.first_found_at is None:
+                report.first_found_at = report.examples
             if progress:
                 progress(report, "found")
         last[:] = [diff]
@@ -156,15 +295,78 @@ def fuzz(
             warnings.filterwarnings("ignore", message="Generating overly large repr")
             check()
     except DifferenceFound as found:
-        report.difference = found.difference
+        return found.difference
     except Flaky:
         report.flaky = True
-        report.difference = last[0] if last else None
-    if report.difference is not None and shrink and not report.flaky:
+        return last[0] if last else None
+    return None
+
+
+def _sweep(
+    engine: Engine,
+    report: FuzzReport,
+    rules: type[Rules],
+    allowed: tuple[str, ...],
+    compare_legal: bool,
+    examples: int,
+    progress: Callable[[FuzzReport, str], None] | None,
+) -> Iterator[Difference]:
+    """The directed sweep's games in lockstep; each difference as it is found."""
+    from .directed import directed_games
+
+    def count_action() -> None:
+        report.actions += 1
+
+    for game in directed_games(rules, allowed):
+        if report.examples >= examples:
+            return
+        report.examples += 1
+        try:
+            diff = run_game(engine, game, compare_legal=compare_legal, on_action=count_action)
+        except Skipped:
+            report.skipped += 1
+            continue
+        report.count(game if diff is None else diff.game)
         if progress:
-            progress(report, "simplifying")
-        report.difference = simplify(
-            engine, report.difference, rules=rules, compare_legal=compare_legal
-        )
-    report.seconds = time.perf_counter() - started
-    return report
+            progress(report, "example")
+        if diff is None:
+            continue
+        if diff.kind == "engine-error":
+            try:
+                engine.restart()
+            except EngineFault:
+                pass
+        if report.first_found_at is None:
+            report.first_found_at = report.examples
+            if progress:
+                progress(report, "found")
+        yield diff
+
+
+def _trimmed(
+    engine: Engine, diff: Difference, rules: type[Rules], compare_legal: bool
+) -> Difference:
+    """A sweep game's difference, with the probes before the one that differed left out when
+    the difference stays without them (a sweep game holds up to 150 probes; `simplify`
+    would replay it once per probe)."""
+    steps = diff.game.steps
+    if len(steps) < 3:
+        return diff
+    last = steps[-1]
+    for keep in range(len(steps) - 1):  # the shortest prefix with which it still differs
+        actions = [s.action for s in steps[:keep]] + [last.action]
+        try:
+            found = run_game(
+                engine, play(rules, diff.game.state, actions), compare_legal=compare_legal
+            )
+        except Skipped:
+            continue
+        if found is not None and found.kind == diff.kind:
+            found.engine_name = diff.engine_name
+            return found
+        if found is not None and found.kind == "engine-error":
+            try:
+                engine.restart()
+            except EngineFault:
+                pass
+    return diff

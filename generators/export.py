@@ -27,12 +27,13 @@ from typing import Any
 import jsonschema
 import tomli_w
 
-from oracle import Rules
+from oracle import Rules, StateError
 from palconf import case_checks
 from palconf import cases as case_files
 from palconf.core import MISSING, Diff
 from palconf.safe_write import UnsafeWrite, write_text_atomic
 
+from ._games import is_setup_step
 from .lockstep import Difference
 
 SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json\n"
@@ -82,7 +83,10 @@ def _action_validator() -> jsonschema.protocols.Validator:
 
 def as_case_action(action: Any) -> dict[str, Any]:
     """An ACTION as a case writes it: as is when it has the ACTION shape, else wrapped as
-    `{malformed = {...}}` (sent verbatim, docs/case-format.md)."""
+    `{malformed = {...}}` (sent verbatim, docs/case-format.md); a setup step as it is,
+    `{setup = STATE}`."""
+    if is_setup_step(action):
+        return dict(action)
     if isinstance(action, dict) and _action_validator().is_valid(action):
         return dict(action)
     return {"malformed": action}
@@ -142,9 +146,7 @@ def _subset(observed: dict[str, Any], fields: list[Diff]) -> dict[str, Any]:
 def _probe(diff: Difference) -> tuple[dict[str, Any], dict[str, str] | None] | None:
     """For a LEGAL difference: one action that turns it into a verdict difference, with the
     oracle's answer to it (None: accepted)."""
-    rules = Rules.from_state(diff.game.state)
-    for action in diff.game.actions:
-        rules.apply(action)
+    rules = _replayed(diff.game.state, diff.game.actions)
     known = set(rules.state.cards) | {"master"}
     for f in diff.fields:
         action = f.expected if f.observed is MISSING else f.observed
@@ -153,6 +155,20 @@ def _probe(diff: Difference) -> tuple[dict[str, Any], dict[str, str] | None] | N
         refusal = rules.apply(action)
         return action, None if refusal is None else {"reason": refusal.reason}
     return None
+
+
+def _replayed(state: dict[str, Any], actions: list[Any]) -> Rules:
+    """The oracle's game after `actions` (setup steps included) from `state`."""
+    rules = Rules.from_state(state)
+    for action in actions:
+        if is_setup_step(action):
+            try:
+                rules = Rules.from_state(action["setup"])
+            except StateError:
+                pass  # refused: the game goes on as it was
+        else:
+            rules.apply(action)
+    return rules
 
 
 def _ids(action: dict[str, Any]) -> list[str]:
@@ -164,6 +180,12 @@ def _ids(action: dict[str, Any]) -> list[str]:
     ]
     choose = action.get("choose", [])
     return ids + ([c for c in choose if isinstance(c, str)] if isinstance(choose, list) else [])
+
+
+def _rule_order(rid: str) -> tuple[int, str]:
+    """B-n by number, then the protocol's rules (P-…)."""
+    digits = rid[2:].rstrip("a")
+    return (int(digits), rid) if rid.startswith("B-") and digits.isdigit() else (10**6, rid)
 
 
 def case_id(diff: Difference) -> str:
@@ -189,10 +211,7 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         action, refusal = probe
         actions.append(action)
         refusals[len(actions)] = refusal
-        rules = Rules.from_state(diff.game.state)
-        for a in actions:
-            rules.apply(a)
-        observed = rules.observe()
+        observed = _replayed(diff.game.state, actions).observe()
         final = {"step": observed["step"]}
     elif diff.kind == "reason":
         reason_at = diff.step
@@ -208,7 +227,8 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         if refusals.get(n) is not None:
             refusal = refusals[n]
             assert refusal is not None
-            entry["refused"] = refusal["reason"] if n == reason_at else True
+            setup_step = is_setup_step(actions[n - 1])  # its code is always written
+            entry["refused"] = refusal["reason"] if n == reason_at or setup_step else True
         if n == after_last and final:
             entry["observed"] = _tomlable(final)
         if entry:
@@ -220,13 +240,18 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         for a in actions
         if isinstance(a, dict) and a.get("do") in ACTION_RULES
     }
-    cited |= {"B-21"} if any(r is not None for r in refusals.values()) else set()
+    refused_acts = [
+        n for n, r in refusals.items() if r is not None and not is_setup_step(actions[n - 1])
+    ]
+    cited |= {"B-21"} if refused_acts else set()
+    if any(is_setup_step(a) for a in actions):
+        cited |= {"P-state"}
     cited |= {
         FIELD_RULES[name]
         for f in diff.fields
         if (name := f.path.rsplit(".", 1)[-1]) in FIELD_RULES and f.path not in NOT_FIELDS
     }
-    rules_cited = sorted(cited, key=lambda r: (int(r[2:].rstrip("a")), r))
+    rules_cited = sorted(cited, key=_rule_order)
     cid = case_id(diff)
     where = "after setup" if diff.step == 0 else f"at action {diff.step}"
     notes = (

@@ -7,6 +7,7 @@ An engine's answers are untrusted: every text goes through `palconf.core.termina
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from palconf.core import MISSING, terminal_safe
@@ -66,4 +67,46 @@ def format_difference(diff: Difference, *, board: str | None = None) -> str:
             lines.append(f"  … and {len(diff.fields) - MAX_FIELDS} more")
     elif diff.kind in ("engine-error", "setup") and diff.engine:
         lines += ["", f"  engine: {terminal_safe(diff.engine[-1].message, 200)}"]
+    return "\n".join(lines)
+
+
+def _columns(items: list[str], width: int = 100, indent: str = "    ") -> list[str]:
+    """`items` in aligned columns, as many as fit in `width`."""
+    if not items:
+        return []
+    cell = max(len(i) for i in items) + 3
+    per = max(1, (width - len(indent)) // cell)
+    return [
+        indent + "".join(i.ljust(cell) for i in items[k : k + per]).rstrip()
+        for k in range(0, len(items), per)
+    ]
+
+
+def format_hits(hits: Mapping[str, int], reasons: Sequence[str], edges: Sequence[str]) -> str:
+    """What a campaign hit (`FuzzReport.hits`): each REASON given, each pair of rows one
+    action broke together, each STATE edge sent; what was never hit is named, so a gap in the
+    generator shows. Pairs are listed for the rows an action can break together (not
+    `game-over` or `invalid-action`, which stop the table)."""
+    lines = ["what the games hit (generators/_edges.py, generators/directed.py):"]
+    given = [f"{r} {hits.get('reason ' + r, 0)}" for r in reasons]
+    never = [r for r in reasons if not hits.get("reason " + r)]
+    lines.append(f"  REASON given ({len(reasons) - len(never)} of {len(reasons)}):")
+    lines += _columns(given)
+    deeper = [r for r in reasons if r not in ("game-over", "invalid-action")]
+    pairs = [f"{a} + {b}" for i, a in enumerate(deeper) for b in deeper[i + 1 :]]
+    hit = sorted((p for p in pairs if hits.get("rows " + p)), key=lambda p: -hits["rows " + p])
+    lines.append(
+        f"  REASON rows broken by one action together ({len(hit)} of {len(pairs)} pairs; "
+        "some cannot meet in one action):"
+    )
+    lines += _columns([f"{p} {hits['rows ' + p]}" for p in hit])
+    missing = [p for p in pairs if not hits.get("rows " + p)]
+    if missing:
+        lines.append(f"    never: {', '.join(missing)}")
+    sent = [f"{e} {hits.get('edge ' + e, 0)}" for e in edges]
+    unsent = [e for e in edges if not hits.get("edge " + e)]
+    lines.append(f"  P-state edges sent with `setup` ({len(edges) - len(unsent)} of {len(edges)}):")
+    lines += _columns(sent)
+    if unsent:
+        lines.append(f"    never: {', '.join(unsent)}")
     return "\n".join(lines)

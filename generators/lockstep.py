@@ -4,8 +4,10 @@
 recorded while it was drawn) on the engine, and compares after `setup` and after every
 action, in this order, stopping at the first difference:
 
-1. the verdict: accepted or refused (`act` answered `ok` or `illegal`);
-2. for a refusal, the reason code (protocol: the first reason that applies, so it is one);
+1. the verdict: accepted or refused (`act` answered `ok` or `illegal`; a setup step,
+   `setup` in the middle of a game, answered `ok` or an error);
+2. for a refusal, the reason code (protocol: the first reason that applies, so it is one;
+   for a setup step, the error code: `invalid-state` or `unsupported`);
 3. the whole OBSERVED state, with `palconf.core.compare` (`subset=False`: a field on one
    side only differs too) — the same strict JSON rules the runner checks a case with: zone
    lists as multisets of typed values, every other value exactly, with its JSON type (`1`
@@ -126,6 +128,7 @@ class Lockstep:
         self.engine_answers: list[Answer] = []
         self.difference = None
         self.skipped = ""  # why the engine refused the setup as `unsupported`
+        self._legal_seen: list[dict[str, Any]] | None = None  # the oracle's LEGAL last compared
 
     def _found(
         self, step: int, kind: str, summary: str, fields: list[Diff] | None = None
@@ -188,43 +191,59 @@ class Lockstep:
             s.legal,
         )
         self.oracle_answers.append(oracle)
-        engine = self.engine
+        if s.is_setup:
+            request = {"cmd": "setup", "state": s.action["setup"]}
+        else:
+            request = {"cmd": "act", "action": s.action}
         try:
-            reply = check_reply(engine.request({"cmd": "act", "action": s.action}), "act")
-            if not reply["ok"] and reply["error"] != "illegal":
-                raise ProtocolViolation(
-                    f"`act` at step {n} answered error "
-                    f"{reply['error']!r}: {reply.get('message', '')}"
-                )
-            answer = Answer(
-                "accepted" if reply["ok"] else "refused",
-                None if reply["ok"] else reply.get("reason"),
-                "" if reply["ok"] else str(reply.get("message", "")),
-            )
-            self.engine_answers.append(answer)
-            if self.on_action:
-                self.on_action()
-            if answer.verdict != oracle.verdict:
-                return self._found(
-                    n,
-                    "verdict",
-                    f"the oracle {oracle.verdict} action {n}, the engine {answer.verdict} it",
-                    [Diff("verdict", oracle.verdict, answer.verdict)],
-                )
-            if answer.verdict == "refused" and answer.reason != oracle.reason:
-                return self._found(
-                    n,
-                    "reason",
-                    f"action {n} was refused for a different reason",
-                    [Diff("reason", oracle.reason, answer.reason)],
-                )
-            answer.observed = observe(engine, n)
-            found = self._compare_state(n, s.observed, s.legal, answer)
+            return self._answer(n, s, oracle, request)
         except Unsupported as e:
             self.engine_answers.append(Answer("error", message=str(e)))
             return self._found(n, "engine-error", f"`unsupported` in the middle of a game: {e}")
         except EngineFault as e:
             return self._fault(n, e)
+
+    def _answer(
+        self, n: int, s: Step, oracle: Answer, request: dict[str, Any]
+    ) -> Difference | None:
+        """Send a step's request; compare the verdict, the code (an action's reason, a setup
+        step's error: `P-state`), then OBSERVED (after a refused setup, the previous game as
+        it was) and LEGAL."""
+        engine = self.engine
+        setup_step = request["cmd"] == "setup"
+        reply = check_reply(
+            engine.request(request), request["cmd"], unsupported_skips=not setup_step
+        )
+        if not setup_step and not reply["ok"] and reply["error"] != "illegal":
+            raise ProtocolViolation(
+                f"`act` at step {n} answered error {reply['error']!r}: {reply.get('message', '')}"
+            )
+        code = "error" if setup_step else "reason"
+        answer = Answer(
+            "accepted" if reply["ok"] else "refused",
+            None if reply["ok"] else reply.get(code),
+            "" if reply["ok"] else str(reply.get("message", "")),
+        )
+        self.engine_answers.append(answer)
+        if self.on_action:
+            self.on_action()
+        label = f"setup step {n}" if setup_step else f"action {n}"
+        if answer.verdict != oracle.verdict:
+            return self._found(
+                n,
+                "verdict",
+                f"the oracle {oracle.verdict} {label}, the engine {answer.verdict} it",
+                [Diff("verdict", oracle.verdict, answer.verdict)],
+            )
+        if answer.verdict == "refused" and answer.reason != oracle.reason:
+            return self._found(
+                n,
+                "reason",
+                f"{label} was refused for a different {code}",
+                [Diff(code, oracle.reason, answer.reason)],
+            )
+        answer.observed = observe(engine, n)
+        found = self._compare_state(n, s.observed, s.legal, answer)
         return self._found(n, *found) if found else None
 
     def _compare_state(
@@ -234,11 +253,17 @@ class Lockstep:
         fields = diff_observed(observed, answer.observed)
         if fields:
             return "observed", f"OBSERVED differs {where} in {len(fields)} field(s)", fields
-        if self.compare_legal:
+        # LEGAL is asked again unless nothing can have changed it: a refusal after which both
+        # OBSERVEDs are those of the position LEGAL was last compared at (the oracle then
+        # hands over the very same list). A probe batch is mostly such refusals, and asking
+        # LEGAL is most of what a step costs.
+        unchanged = legal_list is self._legal_seen and answer.verdict == "refused"
+        if self.compare_legal and not unchanged:
             answer.legal = legal(self.engine, step)
             fields = legal_diffs(legal_list, answer.legal)
             if fields:
                 return "legal", f"LEGAL differs {where} by {len(fields)} action(s)", fields
+            self._legal_seen = legal_list
         return None
 
 

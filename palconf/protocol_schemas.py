@@ -29,6 +29,7 @@ __all__ = [
     "describe_violation",
     "fast_check",
     "json_validator",
+    "reason_codes",
     "schema_documents",
 ]
 
@@ -43,6 +44,33 @@ def schema_documents() -> dict[str, dict[str, Any]]:
     for path in sorted(SCHEMA_DIR.glob("*.json")):
         docs[path.name[: -len(".json")]] = json.loads(path.read_text(encoding="utf-8"))
     return docs
+
+
+@lru_cache(maxsize=1)
+def reason_codes() -> tuple[str, ...]:
+    """The REASON codes of `act`'s refusals, in the order of the protocol's table
+    (`P-reasons`), as act.response.json lists them."""
+
+    def find(node: Any) -> tuple[str, ...] | None:
+        if isinstance(node, dict):
+            reason = node.get("properties", {}).get("reason")
+            if isinstance(reason, dict) and isinstance(reason.get("enum"), list):
+                return tuple(reason["enum"])
+            nodes: list[Any] = list(node.values())
+        elif isinstance(node, list):
+            nodes = node
+        else:
+            return None
+        for child in nodes:
+            found = find(child)
+            if found:
+                return found
+        return None
+
+    codes = find(schema_documents()["act.response"])
+    if codes is None:  # pragma: no cover - the shipped schema lists them
+        raise SchemaCompileError("act.response.json lists no REASON codes")
+    return codes
 
 
 @lru_cache(maxsize=1)

@@ -22,8 +22,10 @@ from typing import IO
 
 import tomli_w
 
-from generators.differential import FuzzReport, format_difference, fuzz
+from generators._edges import EDGE_NAMES
+from generators.differential import REASONS, Difference, FuzzReport, format_difference, fuzz
 from generators.export import ExportError, case_from_difference, write_case
+from generators.formatting import format_hits
 
 from ..adapter import EngineCommandError
 from ..core import Engine, EngineFault, Outcome, terminal_safe
@@ -71,6 +73,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "through a link, never over an earlier export unless --overwrite)",
     )
     p.add_argument(
+        "--transcript",
+        type=Path,
+        metavar="FILE",
+        help="write the minimal difference, played on the engine, as a transcript of the "
+        "exact JSON-lines exchange (palconf replay FILE)",
+    )
+    p.add_argument(
         "--overwrite",
         action="store_true",
         help="with --export: replace an earlier export of the same case id",
@@ -88,6 +97,44 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="DIR",
         help="a Hypothesis example database to replay and save examples "
         "(DirectoryBasedExampleDatabase); replaying makes runs differ",
+    )
+    p.add_argument(
+        "--max-differences",
+        type=int,
+        default=1,
+        metavar="N",
+        help="keep going after a difference: collect up to N distinct ones, each shrunk "
+        "(default 1: stop at the first)",
+    )
+    p.add_argument(
+        "--keep-going",
+        dest="max_differences",
+        action="store_const",
+        const=20,
+        help="keep going after a difference (--max-differences 20)",
+    )
+    p.add_argument(
+        "--setup-share",
+        type=int,
+        default=10,
+        metavar="PERCENT",
+        help="percentage of steps that send a STATE at an edge of P-state with `setup` "
+        "(default 10)",
+    )
+    p.add_argument(
+        "--probe-share",
+        type=int,
+        default=5,
+        metavar="PERCENT",
+        help="percentage of steps that send a batch of actions aimed at the REASON table, "
+        "most breaking several rows at once (default 5)",
+    )
+    p.add_argument(
+        "--no-directed",
+        dest="directed",
+        action="store_false",
+        help="skip the directed sweep the campaign starts with (every STATE edge, pairs "
+        "of REASON rows: generators/directed.py)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     p.set_defaults(func=main)
@@ -136,6 +183,11 @@ def check_args(args: argparse.Namespace) -> str | None:
         return "--examples must be at least 1"
     if args.max_actions < 0:
         return "--max-actions must be 0 or more"
+    if args.max_differences < 1:
+        return "--max-differences must be 1 or more"
+    for name in ("setup_share", "probe_share"):
+        if not 0 <= getattr(args, name) <= 100:
+            return f"--{name.replace('_', '-')} must be between 0 and 100"
     if args.export is not None and args.export.exists() and not args.export.is_dir():
         return f"--export {args.export}: not a folder"
     return None
@@ -225,8 +277,15 @@ def main(args: argparse.Namespace) -> int:
             max_actions=args.max_actions,
             database=database,
             progress=progress,
+            setup_share=args.setup_share,
+            probe_share=args.probe_share,
+            max_differences=args.max_differences,
+            directed=args.directed,
         )
-        return finish(args, engine, report)
+        status = finish(args, engine, report)
+        print()
+        print(format_hits(report.hits, REASONS, EDGE_NAMES))
+        return status
     except EngineFault as e:  # a restart after a crash failed: the run cannot go on
         print(
             f"palconf fuzz: the engine cannot be restarted: {terminal_safe(e.message, 2000)}",
@@ -254,7 +313,28 @@ def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
             + (f"; {report.skipped} board(s) skipped as unsupported" if report.skipped else "")
         )
         return 0
-    diff = report.difference
+    for k, diff in enumerate(report.differences, start=1):
+        if len(report.differences) > 1:
+            print(f"\n=== difference {k} of {len(report.differences)}")
+        _show_difference(args, engine, report, diff, k)  # a file it cannot write: said
+    if len(report.differences) > 1:
+        print(
+            f"\npalconf fuzz: {len(report.differences)} distinct difference(s) in "
+            f"{report.examples} game(s)"
+        )
+    return 1
+
+
+def _numbered(path: Path, k: int) -> Path:
+    """`path` for the first difference, `stem-k.suffix` for the k-th."""
+    return path if k == 1 else path.with_name(f"{path.stem}-{k}{path.suffix}")
+
+
+def _show_difference(
+    args: argparse.Namespace, engine: Engine, report: FuzzReport, diff: Difference, k: int
+) -> bool:
+    """Print the k-th difference, write its transcript and case if asked; False when one of
+    those could not be written."""
     board = tomli_w.dumps({"setup": diff.game.state})
     print()
     print(format_difference(diff, board=board))
@@ -264,18 +344,35 @@ def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
             "palconf fuzz: the difference did not repeat when the game was replayed (a "
             "nondeterministic engine?); shown is the last one seen"
         )
-    print(
-        f"palconf fuzz: difference found at example {report.first_found_at} of "
-        f"{args.examples} (seed {args.seed}); shrunk to {len(diff.game.steps)} action(s)"
-    )
+    if k == 1:
+        print(
+            f"palconf fuzz: difference found at example {report.first_found_at} of "
+            f"{args.examples} (seed {args.seed}); shrunk to {len(diff.game.steps)} action(s)"
+        )
+    if args.transcript is not None:
+        from ..transcript import record_game
+
+        path = _numbered(args.transcript, k)
+        note = f"palconf fuzz --seed {args.seed}: {diff.kind} after step {diff.step}"
+        transcript = record_game(engine, diff.game.state, diff.game.actions, note=note)
+        try:
+            transcript.write(path)
+        except OSError as e:
+            print(f"palconf fuzz: cannot write {path}: {e}", file=sys.stderr)
+            return False
+        print(
+            f"palconf fuzz: wrote the engine's exchange to {path}; replay it "
+            f"with: palconf replay {path} [--engine-cmd CMD], or pipe "
+            f"`palconf replay {path} --requests` into the engine"
+        )
     if args.export is not None:
         try:
             case = case_from_difference(diff, seed=args.seed)
-            path = write_case(case, args.export, overwrite=args.overwrite)
+            written = write_case(case, args.export, overwrite=args.overwrite)
         except (ExportError, OSError) as e:
             print(f"palconf fuzz: cannot export the case: {e}", file=sys.stderr)
-            return 1
-        print(f"palconf fuzz: exported {path}")
-        for line in verify_export(path, engine):
+            return False
+        print(f"palconf fuzz: exported {written}")
+        for line in verify_export(written, engine):
             print(f"  {line}")
-    return 1
+    return True

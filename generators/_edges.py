@@ -1,0 +1,526 @@
+"""Directed generation, private: use `generators`. Inputs at the edges where engines break.
+
+STATEs (`P-state`): `EDGES` is a catalogue of named rewrites of a valid board, one per
+condition of docs/protocol.md's STATE section: each `invalid-state` condition, each
+`unsupported` one, and the accepted edges (defaults written out or left out, a written
+`state` on a card in hand or graveyard, a negative pump, `Brave 0`). The oracle decides the
+verdict of the rewritten STATE; the generator only aims. No rewrite produces a STATE the
+page leaves open (`Brave -200`, `taunt`, a missing `op`: "may be refused with either
+code") or a field the page does not name.
+
+ACTIONs (`P-reasons`): `changes` lists every single change of an action aimed at one row
+of the REASON table (another player, another kind of action, another card in an id field,
+no choice or a bad one, a missing field, a field of the wrong JSON type, a bad payment, a
+bad ability index); `probe_actions` applies one to three of them to the actions of a
+position (its legal ones, and one of each kind that is not legal there), so that one action
+breaks several rows at once and the order of the table decides its reason. Which rows an
+action broke is read back from the oracle (`Rules.reasons`), for the hit-count table of a
+campaign. Choices come from a `random.Random` the caller seeds (generators._games seeds it
+from a Hypothesis draw and the board): Hypothesis's own draws aim at simple values and would
+visit a few edges over and over.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from oracle import Rules
+from oracle.checks import ACTION_FIELDS
+from oracle.checks import ID_FIELDS as ORACLE_ID_FIELDS
+
+ZONES = ("hand", "battle", "structures", "graveyard")
+State = dict[str, Any]
+#: a rewrite: the board (a deep copy, to change in place) and a random source → False when
+#: it does not apply to this board
+Rewrite = Callable[[State, random.Random], bool]
+
+
+def _cards(state: State) -> Iterator[tuple[dict[str, Any], str, str]]:
+    """(card, zone, player) of every card, assigned Pals as zone `assigned`."""
+    for p, pdata in state.get("players", {}).items():
+        for zone in ZONES:
+            for card in pdata.get(zone, []) or []:
+                yield card, zone, p
+                for pal in card.get("assigned", []) or []:
+                    yield pal, "assigned", p
+
+
+#: cards an edge may need and a drawn board may lack (Hypothesis draws many small boards):
+#: `_card` adds one to A's hand (a structure to A's structures) when none is there
+KIT: dict[str, dict[str, Any]] = {
+    "pal": {"kind": "pal", "power": 3000, "strike": 1},
+    "structure": {"kind": "structure", "slots": 1},
+    "pal-activate": {
+        "kind": "pal",
+        "power": 3000,
+        "abilities": [
+            {"when": "activate", "quick": True, "cost": 0, "effect": {"op": "energy", "amount": 1}}
+        ],
+    },
+    "pal-deploy": {
+        "kind": "pal",
+        "power": 3000,
+        "abilities": [
+            {"when": "deploy", "effect": {"op": "pump", "target": "self", "amount": 300}}
+        ],
+    },
+    "event-pump": {"kind": "event", "effect": {"op": "pump", "target": "chosen", "amount": 300}},
+    "event-damage": {
+        "kind": "event",
+        "effect": {"op": "damage", "player": "opponent", "amount": 1},
+    },
+    "event-energy": {"kind": "event", "effect": {"op": "energy", "amount": 1}},
+    "event-destroy": {"kind": "event", "effect": {"op": "destroy", "target": "chosen"}},
+    "event-rest": {"kind": "event", "effect": {"op": "rest", "target": "chosen"}},
+    "event-stand": {"kind": "event", "effect": {"op": "stand", "target": "self"}},
+    "event-night": {"kind": "event", "effect": {"op": "night", "value": True}},
+}
+
+
+def _add(state: State, need: str) -> dict[str, Any]:
+    taken = {c.get("id") for c, _, _ in _cards(state)}
+    n = 1
+    while f"x{n}" in taken:
+        n += 1
+    card = {"id": f"x{n}", **copy.deepcopy(KIT[need])}
+    zone = "structures" if card["kind"] == "structure" else "hand"
+    state["players"]["A"].setdefault(zone, []).append(card)
+    return card
+
+
+def _some_card(
+    state: State,
+    rng: random.Random,
+    test: Callable[[dict[str, Any], str], bool] = lambda c, z: True,
+    need: str = "pal",
+) -> dict[str, Any]:
+    """A card matching `test`; one of the kit (`need`) is added when there is none."""
+    found = [c for c, z, _ in _cards(state) if test(c, z)]
+    return rng.choice(found) if found else _add(state, need)
+
+
+def _player(state: State, rng: random.Random) -> dict[str, Any]:
+    p: dict[str, Any] = state["players"][rng.choice(["A", "B"])]
+    return p
+
+
+def _set_card(
+    field: str,
+    values: tuple[Any, ...],
+    test: Callable[[dict[str, Any], str], bool],
+    need: str = "pal",
+) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        card = _some_card(state, rng, test, need)
+        card[field] = rng.choice(values)
+        return True
+
+    return rewrite
+
+
+def _drop_card_field(
+    field: str, test: Callable[[dict[str, Any], str], bool], need: str = "pal"
+) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        card = _some_card(state, rng, lambda c, z: field in c and test(c, z), need)
+        card.pop(field, None)
+        return True
+
+    return rewrite
+
+
+def _is_pal(c: dict[str, Any], z: str) -> bool:
+    return c.get("kind") == "pal"
+
+
+def _any(c: dict[str, Any], z: str) -> bool:
+    return True
+
+
+def _effects(state: State) -> list[dict[str, Any]]:
+    out = []
+    for card, _, _ in _cards(state):
+        if isinstance(card.get("effect"), dict):
+            out.append(card["effect"])
+        for ab in card.get("abilities", []) or []:
+            if isinstance(ab, dict) and isinstance(ab.get("effect"), dict):
+                out.append(ab["effect"])
+    return out
+
+
+def _abilities(state: State) -> list[dict[str, Any]]:
+    return [
+        ab
+        for card, _, _ in _cards(state)
+        for ab in card.get("abilities", []) or []
+        if isinstance(ab, dict)
+    ]
+
+
+def _move_card(
+    to_zone: str, test: Callable[[dict[str, Any], str], bool], need: str = "pal"
+) -> Rewrite:
+    """Put a card matching `test` into `to_zone` of its player (a kind where it may not be)."""
+
+    def rewrite(state: State, rng: random.Random) -> bool:
+        found = [
+            (c, z, p) for c, z, p in _cards(state) if test(c, z) and z not in (to_zone, "assigned")
+        ]
+        if not found:
+            _add(state, need)
+            return rewrite(state, rng)
+        card, zone, p = rng.choice(found)
+        state["players"][p][zone].remove(card)
+        state["players"][p].setdefault(to_zone, []).append(card)
+        return True
+
+    return rewrite
+
+
+def _structure_in_hand_holding(state: State, rng: random.Random) -> bool:
+    pal = _some_card(state, rng, lambda c, z: c.get("kind") == "pal" and z != "assigned")
+    for pdata in state["players"].values():
+        for zone in ZONES:
+            if pal in pdata.get(zone, []):
+                pdata[zone].remove(pal)
+                hand = pdata.setdefault("hand", [])
+                hand.append({"id": pal["id"] + "s", "kind": "structure", "assigned": [pal]})
+                return True
+    return False
+
+
+def _overfull(state: State, rng: random.Random) -> bool:
+    s = _some_card(state, rng, lambda c, z: z == "structures", "structure")
+    held = s.setdefault("assigned", [])
+    s["slots"] = len(held)
+    held.append({"id": f"{s['id']}p{len(held)}", "kind": "pal", "power": 1000})
+    return True
+
+
+def _duplicate_id(state: State, rng: random.Random) -> bool:
+    while len(cards := [c for c, _, _ in _cards(state)]) < 2:
+        _add(state, "pal")
+    a = rng.choice(cards)
+    b = rng.choice([c for c in cards if c is not a])
+    b["id"] = a["id"]
+    return True
+
+
+def _players_keys(state: State, rng: random.Random) -> bool:
+    if rng.random() < 0.5:
+        state["players"]["C"] = {"life": 5}
+    else:
+        del state["players"]["B"]
+    return True
+
+
+def _not_object(where: str) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        if where == "players":
+            state["players"] = [state["players"]["A"], state["players"]["B"]]
+            return True
+        if where == "player":
+            state["players"]["B"] = [5]
+            return True
+        if where == "card":
+            pdata = _player(state, rng)
+            pdata.setdefault("hand", []).append("a card")
+            return True
+        if where == "ability":
+            card = _some_card(state, rng)
+            card.setdefault("abilities", []).append("On Deploy: win")
+            return True
+        effects = [c for c, _, _ in _cards(state) if c.get("kind") == "event"]
+        if not effects:
+            effects = [_add(state, "event-damage")]
+        rng.choice(effects)["effect"] = "pump self 300"
+        return True
+
+    return rewrite
+
+
+def _set_top(field: str, values: tuple[Any, ...]) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        state[field] = rng.choice(values)
+        return True
+
+    return rewrite
+
+
+def _set_player(field: str, values: tuple[Any, ...]) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        _player(state, rng)[field] = rng.choice(values)
+        return True
+
+    return rewrite
+
+
+def _zone_not_list(state: State, rng: random.Random) -> bool:
+    pdata = _player(state, rng)
+    zone = rng.choice(list(ZONES))
+    pdata[zone] = {"cards": pdata.get(zone, [])}
+    return True
+
+
+def _effect_field(field: str, values: tuple[Any, ...], ops: tuple[str, ...]) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        found = [e for e in _effects(state) if e.get("op") in ops]
+        if not found:
+            found = [_add(state, f"event-{rng.choice(ops)}")["effect"]]
+        effect = rng.choice(found)
+        value = rng.choice(values)
+        if value is _DROP:
+            effect.pop(field, None)
+        else:
+            effect[field] = value
+        return True
+
+    return rewrite
+
+
+def _ability_field(field: str, values: tuple[Any, ...], when: str | None = None) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        found = [a for a in _abilities(state) if when is None or a.get("when") == when]
+        if not found:
+            kit = (
+                "pal-activate" if when == "activate" else rng.choice(["pal-activate", "pal-deploy"])
+            )
+            found = _add(state, kit)["abilities"]
+        rng.choice(found)[field] = rng.choice(values)
+        return True
+
+    return rewrite
+
+
+def _keyword(values: tuple[str, ...]) -> Rewrite:
+    def rewrite(state: State, rng: random.Random) -> bool:
+        card = _some_card(state, rng)
+        card.setdefault("keywords", []).append(rng.choice(values))
+        return True
+
+    return rewrite
+
+
+def _defaults_written(state: State, rng: random.Random) -> bool:
+    state.setdefault("active", "A")
+    state.setdefault("turn", 1)
+    state.setdefault("night", False)
+    for pdata in state["players"].values():
+        pdata.setdefault("energy", 0)
+        for zone in ZONES:
+            pdata.setdefault(zone, [])
+    for card, _, _ in _cards(state):
+        card.setdefault("cost", 0)
+        card.setdefault("strike", 0)
+        card.setdefault("state", "stand")
+        card.setdefault("keywords", [])
+        card.setdefault("abilities", [])
+        if card.get("kind") == "structure":
+            card.setdefault("slots", 1)
+            card.setdefault("assigned", [])
+        for ab in card["abilities"]:
+            if isinstance(ab, dict) and ab.get("when") == "activate":
+                ab.setdefault("cost", 0)
+                ab.setdefault("quick", False)
+    return True
+
+
+def _defaults_left_out(state: State, rng: random.Random) -> bool:
+    for key, default in (("active", "A"), ("turn", 1), ("night", False)):
+        if state.get(key) == default:
+            del state[key]
+    for pdata in state["players"].values():
+        if pdata.get("energy") == 0:
+            del pdata["energy"]
+        for zone in ZONES:
+            if pdata.get(zone) == []:
+                del pdata[zone]
+    for card, _, _ in _cards(state):
+        for key, default in (("cost", 0), ("strike", 0), ("state", "stand"), ("slots", 1)):
+            if card.get(key) == default:
+                del card[key]
+    return True
+
+
+def _written_state_out_of_play(state: State, rng: random.Random) -> bool:
+    card = _some_card(state, rng, lambda c, z: z in ("hand", "graveyard"))
+    card["state"] = "rest"
+    return True
+
+
+_DROP = object()
+ALL_OPS = ("pump", "damage", "destroy", "rest", "stand", "night", "energy")
+NOT_INTEGERS = (True, -1, 1.5, "3")  # no null: a case (TOML) cannot hold one
+
+#: name → rewrite. Names say the condition (docs/protocol.md, STATE); `ok-…` are accepted.
+EDGES: dict[str, Rewrite] = {
+    "ok-defaults-written": _defaults_written,
+    "ok-defaults-left-out": _defaults_left_out,
+    "ok-state-written-out-of-play": _written_state_out_of_play,
+    "ok-pump-negative": _effect_field("amount", (-300, -5000), ("pump",)),
+    "ok-brave-0": _keyword(("Brave 0", "Serious 0")),
+    "ok-zero-values": _set_card("strike", (0,), _is_pal),
+    "ok-life-1": _set_player("life", (1,)),
+    "not-object-state": lambda s, r: False,  # handled by `edge_state` (the whole STATE)
+    "not-object-players": _not_object("players"),
+    "not-object-player": _not_object("player"),
+    "not-object-card": _not_object("card"),
+    "not-object-ability": _not_object("ability"),
+    "not-object-effect": _not_object("effect"),
+    "players-keys": _players_keys,
+    "active-bad": _set_top("active", ("C", "a", 1)),
+    "turn-bad": _set_top("turn", (0, True, -1, 1.5, "1")),
+    "night-bad": _set_top("night", (1, 0, "yes")),
+    "zone-not-list": _zone_not_list,
+    "missing-id": _drop_card_field("id", _any),
+    "missing-kind": _drop_card_field("kind", _any),
+    "missing-power": _drop_card_field("power", _is_pal),
+    "missing-life": lambda s, r: _player(s, r).pop("life", None) is not None,
+    "life-bad": _set_player("life", (0, True, -1, "5", 2.5)),
+    "energy-bad": _set_player("energy", NOT_INTEGERS),
+    "power-bad": _set_card("power", NOT_INTEGERS, _is_pal),
+    "strike-bad": _set_card("strike", NOT_INTEGERS, _is_pal),
+    "cost-bad": _set_card("cost", NOT_INTEGERS, _any),
+    "slots-bad": _set_card(
+        "slots", NOT_INTEGERS, lambda c, z: c.get("kind") == "structure", "structure"
+    ),
+    "amount-bad": _effect_field("amount", NOT_INTEGERS, ("damage", "energy")),
+    "id-bad": _set_card("id", ("master", "", 7), _any),
+    "id-duplicate": _duplicate_id,
+    "kind-bad": _set_card("kind", ("spell", "Pal", 1), _any),
+    "state-bad": _set_card("state", ("tapped", "Rest", True), _any),
+    "non-pal-in-battle": _move_card("battle", lambda c, z: c.get("kind") != "pal", "event-energy"),
+    "non-structure-in-structures": _move_card(
+        "structures", lambda c, z: c.get("kind") != "structure"
+    ),
+    "assigned-on-non-structure": _set_card(
+        "assigned", ([],), lambda c, z: c.get("kind") != "structure"
+    ),
+    "structure-outside-holds-pals": _structure_in_hand_holding,
+    "structure-overfull": _overfull,
+    "event-without-effect": _drop_card_field(
+        "effect", lambda c, z: c.get("kind") == "event", "event-damage"
+    ),
+    "non-event-with-effect": _set_card(
+        "effect", ({"op": "energy", "amount": 1},), lambda c, z: c.get("kind") != "event"
+    ),
+    "target-bad": _effect_field("target", (_DROP, "opponent", "all"), ("pump", "rest", "stand")),
+    "destroy-target-bad": _effect_field("target", (_DROP, "self"), ("destroy",)),
+    "damage-player-bad": _effect_field("player", (_DROP, "both", "A"), ("damage",)),
+    "night-value-bad": _effect_field("value", (_DROP, 1, "true"), ("night",)),
+    "quick-bad": _ability_field("quick", (1, "yes"), "activate"),
+    "keyword-number-missing": _keyword(("Brave", "Serious")),
+    "keyword-number-extra": _keyword(("Taunt 200", "Stealth 1", "Quick 0")),
+    "unsupported-keyword": _keyword(("Flying", "Haste")),
+    "unsupported-op": _effect_field("op", ("draw", "heal", "swap"), ALL_OPS),
+    "unsupported-when": _ability_field("when", ("discard", "end", "block")),
+}
+
+EDGE_NAMES: tuple[str, ...] = tuple(EDGES)
+
+
+def edge_state(rng: random.Random, board: State, name: str | None = None) -> tuple[Any, str]:
+    """`board` rewritten at one edge, `name` or one chosen uniformly: (the STATE, the edge's
+    name). A board that lacks what the edge needs gets it from `KIT`."""
+    names = list(EDGE_NAMES)
+    first = names.index(name) if name is not None else rng.randrange(len(names))
+    for k in range(len(names)):
+        name = names[(first + k) % len(names)]
+        if name == "not-object-state":
+            return [board], name
+        state = copy.deepcopy(board)
+        if EDGES[name](state, rng):
+            return state, name
+    return board, "ok-unchanged"
+
+
+# --------------------------------------------------------------------------- actions
+
+#: the fields each kind of action needs (what a changed `do` is given), the oracle's table
+FIELDS_OF = ACTION_FIELDS
+ID_FIELDS = tuple(sorted(ORACLE_ID_FIELDS))
+UNKNOWN = "zz9"  # an id no card has
+WRONG_TYPES: tuple[Any, ...] = (5, True, ["a1"], {"id": "a1"})  # no null: TOML has none
+ABILITIES: tuple[Any, ...] = (1, 2, -1, True, "0")
+Action = dict[str, Any]
+
+
+def _without(a: Action, *fields: str) -> Action:
+    return {k: v for k, v in a.items() if k not in fields}
+
+
+def _other_kind(a: Action, do: str, ids: list[str]) -> Action:
+    """`a` as an action of kind `do`, its fields filled from `a`'s ids."""
+    y: Action = {"do": do, "player": a.get("player", "A")}
+    carried = [a[f] for f in ID_FIELDS if isinstance(a.get(f), str)] or ids
+    for i, f in enumerate(FIELDS_OF[do]):
+        y[f] = 0 if f == "ability" else "energy" if f == "pay" else carried[i % len(carried)]
+    if "choose" in a:
+        y["choose"] = a["choose"]
+    return y
+
+
+def changes(game: Rules, a: Action) -> list[tuple[str, Action]]:
+    """Every single change of action `a` aimed at one REASON row: (what it does, the new
+    action)."""
+    ids = sorted(game.state.cards) or ["a1"]
+    out: list[tuple[str, Action]] = [
+        ("other-player", {**a, "player": "B" if a.get("player") == "A" else "A"})
+    ]
+    for field in [f for f in ID_FIELDS if f in a]:
+        values = [*ids, UNKNOWN] + (["master"] if field == "target" else [])
+        out += [(f"other-{field}", {**a, field: v}) for v in values if v != a[field]]
+    out += [("other-kind", _other_kind(a, do, ids)) for do in FIELDS_OF if do != a.get("do")]
+    out.append(("no-choice", _without(a, "choose")))
+    choices: list[list[str]] = [[UNKNOWN], *([i] for i in ids), [ids[0], ids[0]]]
+    out += [("bad-choice", {**a, "choose": c}) for c in choices]
+    for field in [f for f in a if f != "do"]:
+        out.append(("drop-field", _without(a, field)))
+        out += [("wrong-type", {**a, field: v}) for v in WRONG_TYPES]
+    if a.get("do") == "interrupt":
+        out.append(("pay-energy", {**_without(a, "discard"), "pay": "energy"}))
+        out.append(("pay-discard", {**_without(a, "discard"), "pay": "discard"}))
+        out += [("pay-discard", {**a, "pay": "discard", "discard": v}) for v in [*ids, UNKNOWN]]
+        out.append(("pay-bad", {**a, "pay": "gold"}))
+    if a.get("do") == "activate":
+        out += [("bad-ability", {**a, "ability": v}) for v in ABILITIES]
+    return out
+
+
+def bases(game: Rules, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What probes start from: the legal actions, and one of each kind that is not legal
+    now (made from the game's ids)."""
+    ids = sorted(game.state.cards) or ["a1"]
+    acting = game.state.priority or game.state.active
+    bases = list(legal)
+    present = {a.get("do") for a in legal}
+    for do, fields in FIELDS_OF.items():
+        if do in present:
+            continue
+        for card in ids[:4]:
+            a: dict[str, Any] = {"do": do, "player": acting}
+            for f in fields:
+                a[f] = 0 if f == "ability" else "energy" if f == "pay" else card
+            if do == "attack":
+                a["target"] = "master"
+            bases.append(a)
+    return bases
+
+
+def probe_actions(
+    rng: random.Random, game: Rules, legal: list[dict[str, Any]], count: int
+) -> list[dict[str, Any]]:
+    """`count` actions for this position, each a base action (legal, or a kind not legal
+    now) with one to three changes aimed at REASON rows: most break several rows at once, so
+    the order of the table decides their reason."""
+    starts = bases(game, legal)
+    probes = []
+    for _ in range(count):
+        action = rng.choice(starts)
+        for _ in range(rng.choice((1, 2, 2, 3))):
+            action = rng.choice(changes(game, action))[1]
+        probes.append(action)
+    return probes

@@ -1,0 +1,248 @@
+"""The directed sweep a campaign starts with: games that visit every edge of `P-state` and
+many pairs of REASON rows on purpose, before Hypothesis draws at random.
+
+Hypothesis aims at simple values and comes back to the same few again and again; a gap
+there is a misreading no campaign finds. So `palconf fuzz` first plays, in lockstep like any
+game (generators.lockstep):
+
+- one game per STATE edge (generators._edges.EDGES): a rich board, one action (so that a
+  refused `setup` that wrongly resets the game shows), then that edge's STATE in several
+  variants, each sent with `setup` (refused: the game goes on as it was; accepted: it goes
+  on from the new board);
+- at a few positions of a rich board (A's main phase, the block step, the quick step, B's
+  main phase), every single change of every action (generators._edges.changes), then for
+  every action one with each pair of kinds of change, and some with three, so that actions
+  break several rows of the REASON table at once.
+
+The boards hold what the rows need: unaffordable cards with and without choices, a rested
+Taunt Pal, a standing Pal, an attacker with an On Attack choice, a full and a free
+structure, Interrupt cards and a card to discard. Keywords and abilities the engine does not
+implement are taken off (`restrict`), so the sweep works for every engine.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from oracle import Rules
+
+from ._edges import EDGE_NAMES, bases, changes, edge_state
+from ._games import Game, play, sort_legal
+
+#: how many variants of each STATE edge a sweep game sends
+VARIANTS = 6
+#: probes per sweep game (the single changes of a position are split over several games)
+PER_GAME = 150
+#: how many three-change probes each position gets (pairs are systematic: `_pairs`)
+COMBINED = 200
+
+_PUMP_CHOSEN = {"op": "pump", "target": "chosen", "amount": 300}
+BOARD: dict[str, Any] = {
+    "players": {
+        "A": {
+            "life": 5,
+            "energy": 1,
+            "hand": [
+                {
+                    "id": "a1",
+                    "kind": "pal",
+                    "power": 3000,
+                    "cost": 2,
+                    "abilities": [{"when": "deploy", "effect": _PUMP_CHOSEN}],
+                },
+                {
+                    "id": "a2",
+                    "kind": "event",
+                    "cost": 2,
+                    "effect": {"op": "damage", "player": "opponent", "amount": 1},
+                },
+                {"id": "a3", "kind": "event", "keywords": ["Quick"], "effect": _PUMP_CHOSEN},
+                {"id": "a4", "kind": "pal", "power": 2000, "keywords": ["Interrupt"]},
+                {"id": "a5", "kind": "structure"},
+                {"id": "a13", "kind": "pal", "power": 3000, "cost": 2},
+            ],
+            "battle": [
+                {
+                    "id": "a6",
+                    "kind": "pal",
+                    "power": 3000,
+                    "strike": 1,
+                    "abilities": [{"when": "attack", "effect": _PUMP_CHOSEN}],
+                },
+                {"id": "a7", "kind": "pal", "power": 3100, "strike": 1, "state": "rest"},
+                {"id": "a8", "kind": "pal", "power": 2900, "strike": 1, "keywords": ["Stealth"]},
+                {"id": "a14", "kind": "pal", "power": 2500, "strike": 1, "keywords": ["Assault"]},
+            ],
+            "structures": [
+                {
+                    "id": "a9",
+                    "kind": "structure",
+                    "slots": 1,
+                    "assigned": [{"id": "a10", "kind": "pal", "power": 1000}],
+                },
+                {"id": "a11", "kind": "structure", "slots": 1},
+            ],
+            "graveyard": [{"id": "a12", "kind": "event", "effect": {"op": "energy", "amount": 1}}],
+        },
+        "B": {
+            "life": 5,
+            "energy": 1,
+            "hand": [
+                {
+                    "id": "b1",
+                    "kind": "event",
+                    "keywords": ["Interrupt"],
+                    "cost": 1,
+                    "effect": {"op": "energy", "amount": 1},
+                },
+                {"id": "b2", "kind": "pal", "power": 1000},
+                {
+                    "id": "b3",
+                    "kind": "event",
+                    "keywords": ["Quick"],
+                    "effect": {"op": "pump", "target": "chosen", "amount": 500},
+                },
+            ],
+            "battle": [
+                {"id": "b4", "kind": "pal", "power": 3000, "keywords": ["Taunt"], "state": "rest"},
+                {"id": "b5", "kind": "pal", "power": 2000, "state": "rest"},
+                {"id": "b6", "kind": "pal", "power": 3500, "keywords": ["Vigilance"]},
+                {
+                    "id": "b7",
+                    "kind": "pal",
+                    "power": 1000,
+                    "abilities": [
+                        {
+                            "when": "activate",
+                            "quick": True,
+                            "cost": 0,
+                            "effect": {"op": "pump", "target": "self", "amount": 300},
+                        }
+                    ],
+                },
+            ],
+        },
+    }
+}
+
+_WORDS = {
+    "Quick": "quick",
+    "Interrupt": "interrupt",
+    "Stealth": "stealth",
+    "Assault": "assault",
+    "Taunt": "taunt",
+    "Vigilance": "vigilance",
+}
+_WHEN = {"deploy": "on-deploy", "attack": "on-attack", "assign": "on-assign"}
+
+
+def restrict(board: Any, allowed: tuple[str, ...]) -> Any:
+    """`board` without the keywords and triggered abilities an engine does not implement."""
+    out = copy.deepcopy(board)
+
+    def clean(card: dict[str, Any]) -> None:
+        words = [w for w in card.get("keywords", []) if _WORDS.get(w.split()[0], "") in allowed]
+        if "keywords" in card:
+            card["keywords"] = words
+        abilities = [
+            a
+            for a in card.get("abilities", [])
+            if _WHEN.get(a["when"], "") in allowed or a["when"] == "activate"
+        ]
+        if "abilities" in card:
+            card["abilities"] = abilities
+        for pal in card.get("assigned", []):
+            clean(pal)
+
+    for pdata in out["players"].values():
+        for zone in ("hand", "battle", "structures", "graveyard"):
+            for card in pdata.get(zone, []):
+                clean(card)
+    return out
+
+
+def _positions(rules: type[Rules], board: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """Action sequences from `board` to the positions probed: A's main phase, the block
+    step (A's first legal attack on the Taunt Pal, or any), the quick step, B's main phase."""
+    game = rules.from_state(board)
+    attacks = [a for a in sort_legal(game.legal()) if a["do"] == "attack"]
+    out: list[list[dict[str, Any]]] = [[]]
+    if attacks:
+        attack = next((a for a in attacks if a.get("target") == "b4"), attacks[0])
+        out.append([attack])
+        out.append([attack, {"do": "pass", "player": "B"}])
+    out.append([{"do": "end-turn", "player": "A"}])
+    return out
+
+
+def _pairs(rng: random.Random, game: Rules, base: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each pair of kinds of change (another player, another target, no choice …), one
+    action with a change of each kind: two rows of the REASON table broken at once."""
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for what, changed in changes(game, base):
+        kinds.setdefault(what, []).append(changed)
+    names = sorted(kinds)
+    out = []
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            action = rng.choice(kinds[first])
+            again = [c for w, c in changes(game, action) if w == second]
+            if again:
+                out.append(rng.choice(again))
+    return out
+
+
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Game]:
+    """The sweep's games, each played by `rules` (the oracle) with its answers."""
+    board = restrict(BOARD, allowed)
+    for name in EDGE_NAMES:
+        steps: list[dict[str, Any]] = [{"do": "end-turn", "player": "A"}]
+        for variant in range(VARIANTS):
+            state, _ = edge_state(_Variant(variant), board, name)
+            steps.append({"setup": state})
+        yield _with_edges(play(rules, board, steps), name)
+    for prefix in _positions(rules, board):
+        position = rules.from_state(board)
+        for action in prefix:
+            position.apply(action)
+        starts = bases(position, sort_legal(position.legal()))
+        probes = [changed for base in starts for _, changed in changes(position, base)]
+        rng = random.Random(f"combined/{len(prefix)}")
+        probes += [p for base in starts for p in _pairs(rng, position, base)]
+        for _ in range(COMBINED):  # and some of three changes
+            action = rng.choice(starts)
+            for _ in range(3):
+                action = rng.choice(changes(position, action))[1]
+            probes.append(action)
+        for chunk in _chunks(probes, PER_GAME):
+            yield play(rules, board, prefix + chunk)
+
+
+class _Variant(random.Random):
+    """A "random" source that takes the k-th item of every choice (modulo its length): the
+    variants of an edge are its values in turn, not a sample of them."""
+
+    def __init__(self, k: int) -> None:
+        super().__init__(k)
+        self.k = k
+
+    def choice(self, seq: Any) -> Any:
+        return seq[self.k % len(seq)]
+
+    def random(self) -> float:
+        return 0.25 if self.k % 2 == 0 else 0.75
+
+
+def _with_edges(game: Game, name: str) -> Game:
+    """The game with its setup steps marked as visits of the edge `name`."""
+    steps = tuple(replace(s, edge=name) if s.is_setup else s for s in game.steps)
+    return replace(game, steps=steps)

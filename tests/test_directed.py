@@ -1,0 +1,159 @@
+"""Directed fuzzing (generators/_edges.py, generators/directed.py): STATEs at every edge of
+`P-state`, actions that break several REASON rows at once, the hit-count table, keep-going.
+
+The strongest check: every mutant of the project that is wrong only in one `P-state`
+condition or only in the order of REASON rows is found within 300 games."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generators._boards import states
+from generators._edges import EDGE_NAMES, edge_state
+from generators.differential import REASONS, fuzz, signature
+from generators.directed import BOARD, directed_games, restrict
+from generators.export import case_from_difference, write_case
+from generators.formatting import format_hits
+from oracle import Rules, StateError
+from oracle.model import KEYWORD_IDS
+from palconf.cases import load_case
+from palconf.cli import main as cli_main
+from palconf.engines import OracleEngine
+from palconf.mutants import get, load_all
+from palconf.runner import run_case
+
+EMPTY = {"players": {"A": {"life": 5}, "B": {"life": 5}}}
+DIRECTED_MUTANTS = sorted(
+    m.name for m in load_all().values() if m.clause in ("P-state", "P-reasons")
+)
+
+
+def verdict(state: Any) -> str:
+    try:
+        Rules.from_state(state)
+    except StateError as e:
+        return e.code
+    return "accepted"
+
+
+def expected_verdict(edge: str) -> str:
+    """What docs/protocol.md says of each edge, by its name."""
+    if edge.startswith("ok-"):
+        return "accepted"
+    return "unsupported" if edge.startswith("unsupported-") else "invalid-state"
+
+
+@pytest.mark.parametrize("edge", EDGE_NAMES)
+@pytest.mark.parametrize("board", [EMPTY, BOARD], ids=["empty", "rich"])
+def test_every_edge_applies_to_any_board_and_means_what_its_name_says(
+    edge: str, board: dict[str, Any]
+) -> None:
+    for k in range(4):
+        state, name = edge_state(random.Random(k), board, edge)
+        assert name == edge
+        assert verdict(state) == expected_verdict(edge), (edge, state)
+
+
+@settings(max_examples=60, deadline=None)
+@given(board=states(), seed=st.integers(0, 10**6))
+def test_edges_of_generated_boards_are_judged_as_named(board: dict[str, Any], seed: int) -> None:
+    state, name = edge_state(random.Random(seed), board)
+    assert verdict(state) == expected_verdict(name), (name, state)
+
+
+def test_the_sweep_visits_every_edge_and_many_pairs_of_rows() -> None:
+    games = list(directed_games(Rules, KEYWORD_IDS))
+    edges = {e for g in games for e in g.edges}
+    assert edges == set(EDGE_NAMES)
+    pairs = {(a, b) for g in games for s in g.steps for a in s.broken for b in s.broken if a != b}
+    assert ("illegal-target", "taunt-required") in pairs
+    assert ("wrong-kind", "cannot-pay") in pairs and ("wrong-timing", "wrong-player") in pairs
+    assert len(games) < 200  # a sweep leaves most of a 300-game campaign to Hypothesis
+
+
+def test_restrict_takes_off_what_an_engine_does_not_implement() -> None:
+    board = restrict(BOARD, ("brave",))
+    words = {
+        w
+        for p in board["players"].values()
+        for zone in p.values()
+        if isinstance(zone, list)
+        for c in zone
+        for w in c.get("keywords", [])
+    }
+    assert words == set()
+    Rules.from_state(board)  # still a legal STATE
+
+
+def test_the_oracle_against_itself_shows_no_difference_in_the_sweep() -> None:
+    engine = OracleEngine()
+    engine.start()
+    report = fuzz(engine, examples=160, seed=0, shrink=False)
+    assert report.difference is None and report.examples == 160
+    assert report.hits["edge not-object-state"] >= 1
+
+
+@pytest.mark.parametrize("name", DIRECTED_MUTANTS)
+def test_a_misreading_of_p_state_or_p_reasons_is_found_within_300_games(name: str) -> None:
+    mutant = get(name)
+    engine = OracleEngine(mutant.rules, name=name)
+    engine.start()
+    report = fuzz(engine, examples=300, seed=0, shrink=False)
+    assert report.difference is not None, f"{name}: no difference in 300 games"
+    assert report.first_found_at is not None and report.first_found_at <= 300
+
+
+class TwoMisreadings(
+    get("reasons-taunt-before-illegal-target").rules,  # type: ignore[misc]
+    get("state-turn-zero-accepted").rules,
+):
+    """Wrong in the REASON order and in one P-state condition at once."""
+
+
+def test_keep_going_collects_distinct_differences_each_shrunk(tmp_path: Path) -> None:
+    engine = OracleEngine(TwoMisreadings, name="two-misreadings")
+    engine.start()
+    one = fuzz(engine, examples=300, seed=0)
+    assert len(one.differences) == 1
+    many = fuzz(engine, examples=300, seed=0, max_differences=5)
+    kinds = {signature(d) for d in many.differences}
+    assert len(many.differences) == len(kinds) >= 2
+    assert {d.kind for d in many.differences} >= {"reason", "verdict"}
+    for d in many.differences:
+        assert len(d.game.steps) <= 3  # shrunk
+        case = case_from_difference(d, seed=0)
+        path = write_case(case, tmp_path)
+        loaded, errors = load_case(path)
+        assert loaded is not None, errors
+        oracle = OracleEngine()
+        oracle.start()
+        assert run_case(oracle, loaded).outcome == "pass"
+        assert run_case(engine, loaded).outcome == "fail"
+
+
+def test_the_hit_table_names_every_reason_and_edge_and_what_was_never_hit() -> None:
+    hits = {"reason wrong-player": 3, "rows wrong-timing + wrong-player": 2, "edge turn-bad": 1}
+    text = format_hits(hits, REASONS, EDGE_NAMES)
+    assert "REASON given (1 of 12):" in text and "wrong-player 3" in text
+    assert "wrong-timing + wrong-player 2" in text and "never: wrong-timing + not-found" in text
+    assert "P-state edges sent with `setup` (1 of 50):" in text
+    assert "never: ok-defaults-written" in text
+
+
+def test_fuzz_prints_the_hit_table_and_keeps_going(capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    cmd = f"{sys.executable} -m palconf.cli serve --mutant state-turn-zero-accepted"
+    status = cli_main(["fuzz", "--engine-cmd", cmd, "--examples", "120", "-q", "--keep-going"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "DIFFERENCE (verdict)" in out and "what the games hit" in out
+    assert "P-state edges sent with `setup` (50 of 50)" in out
+    assert cli_main(["fuzz", "--engine-cmd", cmd, "--max-differences", "0"]) == 2
+    assert "--max-differences must be 1 or more" in capsys.readouterr().err
