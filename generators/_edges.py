@@ -414,6 +414,19 @@ EDGES: dict[str, Rewrite] = {
     "quick-bad": _ability_field("quick", (1, "yes"), "activate"),
     "keyword-number-missing": _keyword(("Brave", "Serious")),
     "keyword-number-extra": _keyword(("Taunt 200", "Stealth 1", "Quick 0")),
+    # wrong JSON types of fields the list does not name one by one (I-22)
+    "name-bad": _set_card("name", (7, True, ["Test Pal"]), _any),
+    "keywords-not-list": _set_card("keywords", ("Taunt", {"Taunt": True}), _any),
+    "keyword-not-string": _set_card("keywords", ([5], [True], [["Taunt"]]), _any),
+    "abilities-not-list": _set_card(
+        "abilities", ({"when": "deploy", "effect": {"op": "energy", "amount": 1}}, "none"), _any
+    ),
+    "assigned-not-list": _set_card(
+        "assigned",
+        ({"id": "zp", "kind": "pal", "power": 1000}, "zp"),
+        lambda c, z: c.get("kind") == "structure",
+        "structure",
+    ),
     "unsupported-keyword": _keyword(("Flying", "Haste")),
     "unsupported-op": _effect_field("op", ("draw", "heal", "swap"), ALL_OPS),
     "unsupported-when": _ability_field("when", ("discard", "end", "block")),
