@@ -30,7 +30,6 @@ import json
 import os
 import select
 import shlex
-import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -47,6 +46,7 @@ from .core.engine import (
     parse_hello,
 )
 from .engine_options import DEFAULT_TIMEOUT
+from .json_lines import ENCODER, decode_line, exit_description, snippet
 from .processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
 from .protocol_schemas import check_message, check_reply_shape
 from .stderr_buffer import StderrBuffer
@@ -59,7 +59,6 @@ STDERR_LIMIT = 32 * 1024
 BYE_GRACE = 2.0
 #: How long to wait for a process that closed stdout to exit, to report its status.
 EXIT_GRACE = 0.5
-SNIPPET = 120
 
 
 class EngineCommandError(EngineCrash):
@@ -83,44 +82,6 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- the engine process
-
-
-def _snippet(data: bytes) -> str:
-    text = data[:SNIPPET].decode("utf-8", errors="replace")
-    return repr(text) + (" …" if len(data) > SNIPPET else "")
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-#: Strict JSON: NaN and Infinity, which Python's json would accept, are refused.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-_ENCODER = json.JSONEncoder(separators=(",", ":"))
-
-
-def _decode(line: bytes) -> Any:
-    """One reply line → its value; ValueError (JSONDecodeError, UnicodeDecodeError) if it is
-    not exactly one JSON value. The common case costs one `raw_decode`."""
-    text = line.decode("utf-8")
-    try:
-        value, end = _DECODER.raw_decode(text)
-    except ValueError:
-        return _DECODER.decode(text)  # leading blanks are fine; else the precise error
-    if end != len(text) and text[end:].strip():
-        return _DECODER.decode(text)  # raises "Extra data" with its column
-    return value
-
-
-def _exit_description(status: int | None) -> str:
-    if status is None:
-        return "closed its stdout"
-    if status < 0:
-        try:
-            return f"was killed by {signal.Signals(-status).name}"
-        except ValueError:
-            return f"was killed by signal {-status}"
-    return f"exited with status {status}"
 
 
 class ProcessEngine(BaseEngine):
@@ -264,7 +225,7 @@ class ProcessEngine(BaseEngine):
 
     def request(self, msg: dict[str, Any]) -> dict[str, Any]:
         cmd = str(msg.get("cmd"))
-        reply = self._round_trip(_ENCODER.encode(msg).encode() + b"\n", cmd, self.timeout)
+        reply = self._round_trip(ENCODER.encode(msg).encode() + b"\n", cmd, self.timeout)
         if self.check_replies:
             problem = check_reply_shape(cmd, reply)
             if problem is not None:
@@ -273,7 +234,7 @@ class ProcessEngine(BaseEngine):
                 )
         if not isinstance(reply, dict):
             raise ProtocolViolation(
-                f"the reply to `{cmd}` is not a JSON object: {_snippet(json.dumps(reply).encode())}"
+                f"the reply to `{cmd}` is not a JSON object: {snippet(json.dumps(reply).encode())}"
             )
         return reply
 
@@ -283,7 +244,7 @@ class ProcessEngine(BaseEngine):
         return self._round_trip(line + b"\n", label, self.timeout)
 
     def _exchange(self, msg: dict[str, Any], label: str, timeout: float) -> Any:
-        return self._round_trip(_ENCODER.encode(msg).encode() + b"\n", label, timeout)
+        return self._round_trip(ENCODER.encode(msg).encode() + b"\n", label, timeout)
 
     def _round_trip(self, data: bytes, label: str, timeout: float) -> Any:
         if self._proc is None:
@@ -300,16 +261,16 @@ class ProcessEngine(BaseEngine):
             raise
         self._last = label
         try:
-            reply = _decode(line)
+            reply = decode_line(line)
         except ValueError as e:
             if not line.strip():
                 what = "an empty line"
             elif isinstance(e, json.JSONDecodeError):
-                what = f"not JSON ({e.msg} at column {e.colno}): {_snippet(line)}"
+                what = f"not JSON ({e.msg} at column {e.colno}): {snippet(line)}"
             elif isinstance(e, UnicodeDecodeError):
-                what = f"not UTF-8: {_snippet(line)}"
+                what = f"not UTF-8: {snippet(line)}"
             else:
-                what = f"not JSON ({e}): {_snippet(line)}"
+                what = f"not JSON ({e}): {snippet(line)}"
             self._fail(
                 f"the reply to `{label}` is {what}; stdout is for one JSON reply per "
                 f"line, logs go to stderr"
@@ -317,7 +278,7 @@ class ProcessEngine(BaseEngine):
         if self._buf:  # what came with the reply, in the same read
             self._fail(
                 f"the engine wrote more than one line in reply to `{label}`; the extra: "
-                f"{_snippet(bytes(self._buf))}; only replies go to stdout, logs go to "
+                f"{snippet(bytes(self._buf))}; only replies go to stdout, logs go to "
                 f"stderr"
             )
         return reply
@@ -334,7 +295,7 @@ class ProcessEngine(BaseEngine):
         junk = bytes(self._buf)
         self._fail(
             f"the engine wrote to stdout without a request (after its reply to "
-            f"`{self._last}`): {_snippet(junk)}; only replies go to stdout, logs go to "
+            f"`{self._last}`): {snippet(junk)}; only replies go to stdout, logs go to "
             f"stderr"
         )
 
@@ -397,7 +358,7 @@ class ProcessEngine(BaseEngine):
                 self._fail(
                     f"the reply to `{label}` is over the size bound of "
                     f"{self.max_reply_bytes} bytes (no end of line after {start} "
-                    f"bytes): {_snippet(bytes(buf))}"
+                    f"bytes): {snippet(bytes(buf))}"
                 )
             remaining = deadline - time.monotonic()
             events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
@@ -413,7 +374,7 @@ class ProcessEngine(BaseEngine):
             self._fail(
                 f"the reply to `{label}` is over the size bound of "
                 f"{self.max_reply_bytes} bytes ({end} bytes): "
-                f"{_snippet(bytes(buf[:end]))}"
+                f"{snippet(bytes(buf[:end]))}"
             )
         line = bytes(buf[:end])
         del buf[: end + 1]
@@ -429,7 +390,7 @@ class ProcessEngine(BaseEngine):
     def _timed_out(self, label: str, what: str, partial: bytes = b"") -> NoReturn:
         self._kill()
         tail = (
-            f" (it had written {_snippet(partial)} of its reply, no end of line)" if partial else ""
+            f" (it had written {snippet(partial)} of its reply, no end of line)" if partial else ""
         )
         raise EngineTimeout(f"timeout on `{label}`: {what}{tail}", stderr=self.take_stderr())
 
@@ -439,9 +400,9 @@ class ProcessEngine(BaseEngine):
         exited = self._wait_exit(proc, EXIT_GRACE)
         self._kill()
         status = proc.returncode if exited else None
-        tail = f" (it had written {_snippet(partial)} of its reply)" if partial else ""
+        tail = f" (it had written {snippet(partial)} of its reply)" if partial else ""
         raise EngineCrash(
-            f"the engine {_exit_description(status)} {when}{tail}", stderr=self.take_stderr()
+            f"the engine {exit_description(status)} {when}{tail}", stderr=self.take_stderr()
         )
 
     def _exited(self, proc: subprocess.Popen[bytes]) -> bool:

@@ -26,15 +26,12 @@ from .case_checks import (
     CaseError,
     CaseLoadError,
     locate,
-    may_be_too_deep,
     needed_keywords,
-    scan_lines,
     schema,
-    schema_errors,
     semantic_errors,
-    too_deep,
-    too_deep_error,
 )
+from .case_depth import may_be_too_deep, scan_lines, too_deep, too_deep_error
+from .case_messages import schema_errors
 from .core.outcomes import BASE, PROTOCOL, groups_of
 from .registry import Registry
 from .registry import load as load_registry

@@ -14,7 +14,7 @@ import tomli
 
 import palconf.cases as loader
 from palconf import paths
-from palconf.case_checks import MAX_DEPTH, may_be_too_deep, scan_lines, too_deep
+from palconf.case_depth import MAX_DEPTH, may_be_too_deep, scan_lines, too_deep
 from palconf.cases import CaseLoadError, case_files, find_case_files, load_case, load_cases, locate
 
 GOOD = """#:schema ../../palconf/schemas/case.schema.json
