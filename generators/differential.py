@@ -80,6 +80,8 @@ class FuzzReport:
     #: what the games hit: `reason X` (the reason a refused action got), `rows X + Y` (two
     #: REASON rows one action broke together), `edge NAME` (a STATE edge sent with `setup`)
     hits: Counter[str] = field(default_factory=Counter)
+    #: the campaign was stopped from outside (`should_stop`) before it was done
+    stopped: bool = False
 
     def count(self, game: Game) -> None:
         for edge in game.edges:
@@ -127,6 +129,8 @@ def fuzz(
     probe_share: int = 5,
     max_differences: int = 1,
     directed: bool = True,
+    should_stop: Callable[[], bool] | None = None,
+    known: set[tuple[str, ...]] | None = None,
 ) -> FuzzReport:
     """Run `examples` generated games on `engine` against `rules` (the oracle). The same
     seed gives the same games (no example database unless `database` is given: replaying
@@ -142,17 +146,86 @@ def fuzz(
     `signature`, until that many distinct ones are found or `examples` games are played.
     `directed`: start with the directed sweep (generators.directed: every STATE edge, many
     pairs of REASON rows), each of its games counted as an example.
-    `progress(report, event)` is called with event "example", "found" and "shrinking"."""
+    `progress(report, event)` is called with event "example", "found", "shrinking",
+    "simplifying" and "difference" (one more in `report.differences`).
+    Parallel campaigns (generators.parallel): `should_stop()` is asked before each game is
+    judged (never while a difference is shrunk); once it says True the campaign ends
+    (`report.stopped`) with what it has. `known`: signatures to pass
+    over (shared with the caller, who may add to it while the campaign runs)."""
     info = getattr(engine, "info", None)
     if keywords is None:
         keywords = info.keywords if info is not None else frozenset(KEYWORD_IDS)
     allowed = tuple(k for k in KEYWORD_IDS if k in keywords)
     compare_legal = info is not None and "legal" in info.commands
     report = FuzzReport()
-    known: set[tuple[str, ...]] = set()
+    known = set() if known is None else known
     started = time.perf_counter()
+    try:
+        _fuzz(
+            engine,
+            report,
+            known,
+            examples=examples,
+            seed=seed,
+            max_actions=max_actions,
+            rules=rules,
+            allowed=allowed,
+            compare_legal=compare_legal,
+            database=database,
+            shrink=shrink,
+            progress=progress,
+            setup_share=setup_share,
+            probe_share=probe_share,
+            max_differences=max_differences,
+            directed=directed,
+            should_stop=should_stop,
+        )
+    except _Stop:
+        report.stopped = True
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _Stop(BaseException):
+    """`should_stop()` said so: a BaseException, so that Hypothesis lets it through (it
+    would take an Exception for a failure and shrink it)."""
+
+
+def _fuzz(
+    engine: Engine,
+    report: FuzzReport,
+    known: set[tuple[str, ...]],
+    *,
+    examples: int,
+    seed: int,
+    max_actions: int,
+    rules: type[Rules],
+    allowed: tuple[str, ...],
+    compare_legal: bool,
+    database: ExampleDatabase | None,
+    shrink: bool,
+    progress: Callable[[FuzzReport, str], None] | None,
+    setup_share: int,
+    probe_share: int,
+    max_differences: int,
+    directed: bool,
+    should_stop: Callable[[], bool] | None,
+) -> None:
+    if should_stop is not None:
+        ask = should_stop
+
+        def stop_check() -> None:
+            if ask():  # never asked while a difference is being shrunk
+                raise _Stop
+
+        checkpoint: Callable[[], None] | None = stop_check
+    else:
+        checkpoint = None
     if directed:
-        for diff in _sweep(engine, report, rules, allowed, compare_legal, examples, progress):
+        sweep = _sweep(
+            engine, report, rules, allowed, compare_legal, examples, progress, checkpoint
+        )
+        for diff in sweep:
             if signature(diff) in known:
                 continue
             known.add(signature(diff))
@@ -169,6 +242,8 @@ def fuzz(
             report.differences.append(diff)
             if report.difference is None:
                 report.difference = diff
+            if progress:
+                progress(report, "difference")
             if len(report.differences) >= max_differences:
                 break
     round_ = 0
@@ -189,6 +264,7 @@ def fuzz(
             shrink=shrink,
             known=known,
             progress=progress,
+            checkpoint=checkpoint,
         )
         round_ += 1
         if found is None:
@@ -203,10 +279,10 @@ def fuzz(
         report.differences.append(diff)
         if report.difference is None:
             report.difference = diff
+        if progress:
+            progress(report, "difference")
         if report.examples == before:  # nothing new was played: do not loop forever
             break
-    report.seconds = time.perf_counter() - started
-    return report
 
 
 def _campaign(
@@ -225,6 +301,7 @@ def _campaign(
     shrink: bool,
     known: set[tuple[str, ...]],
     progress: Callable[[FuzzReport, str], None] | None,
+    checkpoint: Callable[[], None] | None = None,
 ) -> Difference | None:
     """One Hypothesis run: the first difference not in `known`, Hypothesis-shrunk, or None."""
     last: list[Difference] = []
@@ -265,6 +342,8 @@ def _campaign(
     )
     def check(game: Game) -> None:
         # the engine played along while the game was drawn (Lockstep); here its verdict
+        if checkpoint is not None and not last:
+            checkpoint()
         report.examples += 1
         report.skipped += bool(lockstep.skipped)
         if not last and not lockstep.skipped:
@@ -310,6 +389,7 @@ def _sweep(
     compare_legal: bool,
     examples: int,
     progress: Callable[[FuzzReport, str], None] | None,
+    checkpoint: Callable[[], None] | None = None,
 ) -> Iterator[Difference]:
     """The directed sweep's games in lockstep; each difference as it is found."""
     from .directed import directed_games
@@ -320,6 +400,8 @@ def _sweep(
     for game in directed_games(rules, allowed):
         if report.examples >= examples:
             return
+        if checkpoint is not None:
+            checkpoint()
         report.examples += 1
         try:
             diff = run_game(engine, game, compare_legal=compare_legal, on_action=count_action)

@@ -24,6 +24,9 @@ Sharing the example database across machines. It is a folder of files
   `GitHubArtifactDatabase(owner, repo)` wrapped in `ReadOnlyDatabase` and combined with the
   local folder by `MultiplexedDatabase` (that one needs the network; palconf's own test
   runs never do).
+- or, for `palconf fuzz`, one Redis server for every machine: `--database
+  redis://HOST:PORT/N` (Hypothesis's `RedisExampleDatabase`; `pip install palconf[redis]`),
+  so that each campaign first replays the failures the others found.
 Only failing and shrunk examples are worth sharing: the database holds exactly those.
 """
 

@@ -10,22 +10,28 @@ once on both (it must pass on the oracle and fail on the engine).
 Exit status: 0 no difference; 1 a difference was found; 2 bad arguments, or an engine that
 cannot be started or could not be compared at all (it refused every board as unsupported).
 The same `--seed` gives the same run (no example database is read unless `--database`).
+`--workers N` runs N worker processes, each with its own engine (generators.parallel);
+`--database redis://HOST:PORT/N` shares the example database between machines.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import sys
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import tomli_w
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from generators._edges import EDGE_NAMES
 from generators.differential import REASONS, Difference, FuzzReport, format_difference, fuzz
 from generators.export import ExportError, case_from_difference, write_case
 from generators.formatting import format_hits
+from generators.parallel import WorkerFailed, cpu_count, fuzz_parallel
 
 from ..adapter import EngineCommandError
 from ..core import Engine, EngineFault, Outcome, terminal_safe
@@ -93,10 +99,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--database",
-        type=Path,
-        metavar="DIR",
-        help="a Hypothesis example database to replay and save examples "
-        "(DirectoryBasedExampleDatabase); replaying makes runs differ",
+        metavar="DIR|redis://HOST:PORT/N",
+        help="a Hypothesis example database to replay and save examples: a folder "
+        "(DirectoryBasedExampleDatabase), or a Redis server shared by several machines "
+        "(RedisExampleDatabase; needs `pip install palconf[redis]`); replaying makes runs "
+        "differ",
+    )
+    p.add_argument(
+        "--workers",
+        type=workers_count,
+        default=1,
+        metavar="N|auto",
+        help="worker processes, each with its own engine, seed and share of the examples "
+        "(default 1; auto: one per core)",
     )
     p.add_argument(
         "--max-differences",
@@ -171,11 +186,52 @@ class Progress:
             what = f"shrinking: {report.examples} example(s)"
         else:
             what = f"{report.examples} example(s) of {self.total}"
+        found = f", {len(report.differences)} difference(s)" if report.differences else ""
         print(
-            f"fuzz: {what}, {report.actions} action(s) compared ({rate:.0f}/s)",
+            f"fuzz: {what}, {report.actions} action(s) compared ({rate:.0f}/s){found}",
             file=self.out,
             flush=True,
         )
+
+
+def workers_count(text: str) -> int:
+    """The type of `--workers`: a whole number, 1 or more, or `auto` (the cores)."""
+    if text.strip().lower() == "auto":
+        return cpu_count()
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of processes or `auto`, not {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+class DatabaseError(Exception):
+    pass
+
+
+def open_database(spec: str) -> ExampleDatabase:
+    """`--database`: a folder, or `redis://HOST:PORT/N` (checked with a PING)."""
+    if not spec.startswith(("redis://", "rediss://", "unix://")):
+        return DirectoryBasedExampleDatabase(spec)
+    try:  # imported by name: an optional extra, not installed everywhere (mypy included)
+        redis: Any = importlib.import_module("redis")
+        extra: Any = importlib.import_module("hypothesis.extra.redis")
+    except ImportError:
+        raise DatabaseError(
+            f"--database {spec}: a Redis database needs the `redis` package: "
+            f"pip install 'palconf[redis]' (or: pip install redis)"
+        ) from None
+    try:
+        client = redis.Redis.from_url(spec, socket_connect_timeout=5, socket_timeout=30)
+        client.ping()
+    except (redis.RedisError, ValueError) as e:
+        raise DatabaseError(f"--database {spec}: cannot reach the Redis server: {e}") from None
+    database: ExampleDatabase = extra.RedisExampleDatabase(client)
+    return database
 
 
 def check_args(args: argparse.Namespace) -> str | None:
@@ -190,6 +246,8 @@ def check_args(args: argparse.Namespace) -> str | None:
             return f"--{name.replace('_', '-')} must be between 0 and 100"
     if args.export is not None and args.export.exists() and not args.export.is_dir():
         return f"--export {args.export}: not a folder"
+    if args.database is not None and not args.database.strip():
+        return "--database: empty (a folder, or redis://HOST:PORT/N)"
     return None
 
 
@@ -237,9 +295,13 @@ def main(args: argparse.Namespace) -> int:
         return 2
     database = None
     if args.database is not None:
-        from hypothesis.database import DirectoryBasedExampleDatabase
-
-        database = DirectoryBasedExampleDatabase(str(args.database))
+        try:
+            database = open_database(args.database)
+        except DatabaseError as e:
+            print(f"palconf fuzz: {terminal_safe(str(e), 2000)}", file=sys.stderr)
+            return 2
+    if args.workers > 1:
+        return main_parallel(args)
     try:
         engine = make_engine(args)
         info = engine.start()
@@ -291,6 +353,68 @@ def main(args: argparse.Namespace) -> int:
             f"palconf fuzz: the engine cannot be restarted: {terminal_safe(e.message, 2000)}",
             file=sys.stderr,
         )
+        return 2
+    finally:
+        engine.close()
+
+
+def main_parallel(args: argparse.Namespace) -> int:
+    """`--workers N` above 1: N processes, each with its own engine (generators.parallel);
+    the parent starts one more only to write a transcript or check an exported case."""
+    print(
+        f"palconf fuzz: {args.workers} worker(s), each with its own engine "
+        f"({terminal_safe(args.engine_cmd, 200)}); {args.examples} game(s) in all, seed "
+        f"{args.seed}, {args.max_actions // 2} to {args.max_actions} action(s) each"
+    )
+    progress = Progress(args.examples, sys.stderr, enabled=not args.quiet)
+    spec = args.database
+    try:
+        report = fuzz_parallel(
+            functools.partial(make_engine, args),
+            workers=args.workers,
+            examples=args.examples,
+            seed=args.seed,
+            directed=args.directed,
+            max_differences=args.max_differences,
+            database_factory=None if spec is None else functools.partial(open_database, spec),
+            progress=progress,
+            max_actions=args.max_actions,
+            setup_share=args.setup_share,
+            probe_share=args.probe_share,
+        )
+    except WorkerFailed as e:
+        print(
+            f"palconf fuzz: worker {e.worker}: {terminal_safe(e.message, 2000)}; the other "
+            f"workers were stopped",
+            file=sys.stderr,
+        )
+        if e.stderr:
+            print(
+                "  engine stderr (last lines):\n"
+                + "\n".join(
+                    "    | " + terminal_safe(line, 200) for line in e.stderr.splitlines()[-5:]
+                ),
+                file=sys.stderr,
+            )
+        return 2
+    engine = make_engine(args)
+    try:
+        if report.differences and (args.export is not None or args.transcript is not None):
+            try:
+                engine.start()
+            except EngineFault as e:
+                print(
+                    f"palconf fuzz: cannot start the engine to write the difference: "
+                    f"{terminal_safe(e.message, 2000)}",
+                    file=sys.stderr,
+                )
+                return 2
+        status = finish(args, engine, report)
+        print()
+        print(format_hits(report.hits, REASONS, EDGE_NAMES))
+        return status
+    except EngineFault as e:
+        print(f"palconf fuzz: the engine failed: {terminal_safe(e.message, 2000)}", file=sys.stderr)
         return 2
     finally:
         engine.close()
