@@ -31,6 +31,7 @@ COMMANDS = (
     "palconf.commands.serve",
     "palconf.commands.smoke",
     "palconf.commands.report",
+    "palconf.commands.site",
     "palconf.commands.mutants",
     "palconf.commands.fuzz",
     "palconf.commands.perft",

@@ -158,6 +158,7 @@ def write_report(
     message, when an input or the folder is unusable)."""
     from reports import build
     from reports import write_report as write_files
+    from reports.boards import load_suite
     from reports.mutants import read_mutants
     from reports.results import ResultsError
 
@@ -167,7 +168,7 @@ def write_report(
             mutants = read_mutants(
                 mutants_path, {cid: c.keyword for cid, c in registry.clauses.items()}
             )
-        report = build(runs, registry, mutants, title=title)
+        report = build(runs, registry, mutants, title=title, suite=load_suite(registry))
     except ResultsError as e:
         return _fail(str(e))
     if out.exists() and not out.is_dir():

@@ -8,9 +8,9 @@ interpretation and case; `reports.write.write_report` writes it out.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from palconf import __version__
 from palconf.core import Outcome, Tally
@@ -30,6 +30,9 @@ from .model import (
 )
 from .mutants import Mutant
 from .results import ResultsFile, utc_now
+
+if TYPE_CHECKING:
+    from palconf.cases import Case
 
 __all__ = ["build"]
 
@@ -88,8 +91,11 @@ def build(
     mutants: list[Mutant] | None = None,
     title: str = "Pal keyword rules compliance",
     generated: str | None = None,
+    suite: Mapping[str, Case] | None = None,
 ) -> Report:
-    """The report model of the runs (one per engine), in the registry's keyword order."""
+    """The report model of the runs (one per engine), in the registry's keyword order.
+    With `suite` (case id → case), every failing result gets its board drawn
+    (`reports.boards`)."""
     engines = _engine_runs(runs)
     # The cases: the union over the runs (a later run's title wins for a case in several).
     cases: dict[str, CaseView] = {}
@@ -107,6 +113,8 @@ def build(
     cases = dict(sorted(cases.items()))
     for c in cases.values():
         c.results = {e.key: e.results.get(c.id) for e in engines}
+    if suite is not None:
+        _draw_boards(cases, suite)
 
     keyword_ids = list(registry.groups)  # the keywords, protocol, base
     keyword_ids += sorted({g for c in cases.values() for g in c.groups} - set(keyword_ids))
@@ -212,6 +220,21 @@ def build(
         cases=cases,
         mutants=mview,
     )
+
+
+def _draw_boards(cases: dict[str, CaseView], suite: Mapping[str, Case]) -> None:
+    """The board of every failing result whose case the suite has (`reports.boards`)."""
+    from .boards import board_pair  # the oracle, only when boards are drawn
+
+    for view in cases.values():
+        case = suite.get(view.id)
+        if case is None or not view.failing:
+            continue
+        for key, result in view.results.items():
+            if result is not None and result.failed:
+                pair = board_pair(case, result)
+                if pair is not None:
+                    view.boards[key] = pair
 
 
 def _str_list(value: Any) -> list[str]:

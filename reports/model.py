@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from palconf.core import FAILED, Outcome, Result, Tally
 from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 
 from .mutants import Mutant
+
+if TYPE_CHECKING:
+    from .boards import BoardPair
 
 REPORT_FORMAT = "palconf-report"
 REPORT_FORMAT_VERSION = 1
@@ -90,6 +93,31 @@ class EngineRun:
         }
 
     @property
+    def card_level(self) -> str:
+        """The colour of the engine's card: its rules-text level, but never green (full or
+        high) when any of its cases failed, errored or timed out."""
+        level = self.totals.text.level
+        if not self.totals.all.ok and level in ("full", "high", "mid"):
+            return "low"
+        return level
+
+    @property
+    def failures(self) -> int:
+        """How many of its cases failed, errored, timed out or xfailed."""
+        return self.totals.all.failed
+
+    def concentration(self, names: dict[str, str], most: int = 3) -> list[tuple[str, int]]:
+        """Where the failures are: (group name, failures citing it), most first, at most
+        `most` groups (a case counts under each group it cites)."""
+        counts: dict[str, int] = {}
+        for r in self.results.values():
+            if r.failed:
+                for g in r.groups:
+                    counts[g] = counts.get(g, 0) + 1
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:most]
+        return [(names.get(g, g), n) for g, n in ranked]
+
+    @property
     def selected(self) -> int | None:
         """How many cases the run selected (its meta line), if known."""
         n = (self.meta or {}).get("cases")
@@ -127,6 +155,7 @@ class CaseView:
     interpretations: tuple[str, ...]
     rules: tuple[str, ...]
     results: dict[str, Result | None]  # engine key → result (None: not in that run)
+    boards: dict[str, BoardPair] = field(default_factory=dict)  # engine key → its position
 
     @property
     def anchor(self) -> str:
@@ -343,6 +372,10 @@ class Report:
     @property
     def engine_by_key(self) -> dict[str, EngineRun]:
         return {e.key: e for e in self.engines}
+
+    @property
+    def keyword_names(self) -> dict[str, str]:
+        return {k.id: k.name for k in self.keywords}
 
     def keyword_name(self, kid: str) -> str:
         return next((k.name for k in self.keywords if k.id == kid), kid)

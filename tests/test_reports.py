@@ -28,11 +28,12 @@ from oracle.rules import Refusal
 from palconf import paths
 from palconf.cases import Case, load_cases
 from palconf.cli import main as cli
-from palconf.core import MISSING, Outcome, Result
+from palconf.core import MISSING, Diff, Outcome, Result
 from palconf.engines import OracleEngine
 from palconf.registry import load as load_registry
 from palconf.runner import run_cases
 from reports import build, write_report
+from reports.boards import board as _board
 from reports.compare import compare, render_text
 from reports.compare import render_markdown as compare_markdown
 from reports.html import render_html
@@ -914,3 +915,241 @@ def test_lone_surrogates_are_shown_escaped_and_nothing_is_lost(tmp_path: Path) -
         assert "\\ud800" in text.replace("\\\\", "\\"), name
     report = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert "evil\\\\ud800name" in json.dumps(report)  # the text `evil\\ud800name`
+
+
+# ---------------------------------------------------------------- cards, failures, boards
+
+
+def _card_html(html: str, name: str) -> str:
+    """The engine card (in the cards section) whose name is `name` (escaped)."""
+    cards = html.split('<section class="cards"', 1)[1].split("</section>", 1)[0]
+    found = [c for c in cards.split('<div class="card ')[1:] if str(escape(name)) in c]
+    assert len(found) == 1, name
+    return found[0]
+
+
+def test_a_failing_engine_card_is_never_green() -> None:
+    """99 of 100 pass is level `high` (green) in the matrix, but the card must look failing."""
+    results = [Result(id=f"c{n}", outcome=Outcome.PASS, keywords=("taunt",)) for n in range(99)]
+    results.append(Result(id="c99", outcome=Outcome.FAIL, keywords=("taunt",)))
+    lines = [meta_line(run_meta("almost", "1", [], "1.00", 100))]
+    lines += [json.dumps(r.to_json()) for r in results]
+    report = build([parse_lines(lines, "almost.jsonl")], load_registry())
+    engine = report.engines[0]
+    assert engine.totals.text.level == "high"
+    assert engine.card_level == "low"
+    card = _card_html(render_html(report), "almost")
+    assert card.startswith("b-low") and 'class="big t-low"' in card
+    assert "1 failure</b>: 1 of the 1 cite Taunt" in card
+
+
+def test_an_engine_with_every_case_passing_keeps_its_green_card(runs: dict[str, Any]) -> None:
+    card = _card_html(render_html(runs["report"]), "palconf-oracle")
+    assert card.startswith("b-full") and "failure" not in card
+
+
+def test_the_card_says_where_failures_concentrate(runs: dict[str, Any]) -> None:
+    failed = [r for r in runs["wrong"] if r.failed]
+    per_group = Counter(g for r in failed for g in r.groups)
+    top, count = sorted(per_group.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    report = runs["report"]
+    wrong = report.engines[1]
+    assert wrong.failures == len(failed)
+    assert wrong.concentration(report.keyword_names)[0] == (report.keyword_name(top), count)
+    card = _card_html(render_html(report), HOSTILE_NAME)
+    assert f"{count} of the {len(failed)} cite {report.keyword_name(top)}" in card
+
+
+def test_failing_list_chips_name_the_engine(runs: dict[str, Any]) -> None:
+    html = render_html(runs["report"])
+    failing = html.split('<h2 id="failing">', 1)[1].split('<h2 id="details">', 1)[0]
+    first = failing.split('<span class="pills">', 1)[1].split("</span></span>", 1)[0]
+    assert '<span class="pwho">A palconf-oracle 0.1.0</span> pass' in first
+    assert str(escape("B " + HOSTILE_NAME[:23])) in first
+    # the keyword sections' chips stay short
+    details = html.split('<h2 id="details">', 1)[1]
+    assert 'class="pwho"' not in details
+
+
+def test_matrix_takes_the_page_width(runs: dict[str, Any]) -> None:
+    html = render_html(runs["report"])
+    assert re.search(r"table\.matrix \{[^}]*width: 100%", html)
+    assert re.search(r"\.scroll \{ display: block;", html)
+
+
+def board_of(rules: Rules) -> Any:
+    return _board("", rules.observe(), rules, [])
+
+
+@pytest.fixture(scope="module")
+def drawn(runs: dict[str, Any]) -> dict[str, Any]:
+    suite = {c.id: c for c in load_cases(paths.CASES, load_registry())}
+    report = build(
+        [read_results(runs["oracle_file"]), read_results(runs["wrong_file"])],
+        load_registry(),
+        suite=suite,
+    )
+    return {"report": report, "suite": suite, "html": render_html(report)}
+
+
+def test_every_failing_result_gets_its_board(drawn: dict[str, Any]) -> None:
+    report = drawn["report"]
+    wrong = report.engines[1].key
+    failing = [c for c in report.cases.values() if (r := c.results[wrong]) and r.failed]
+    assert failing
+    assert all(wrong in c.boards for c in failing)
+    assert not any(c.boards for c in report.cases.values() if not c.failing)
+    assert drawn["html"].count('<div class="bpair">') >= len(failing)
+
+
+def test_a_board_shows_expected_beside_observed_with_the_diff_marked(
+    drawn: dict[str, Any],
+) -> None:
+    report = drawn["report"]
+    wrong = report.engines[1].key
+    case, diff = next(
+        (c, d)
+        for c in report.cases.values()
+        if (r := c.results[wrong]) is not None
+        for d in r.diffs
+        if d.path.startswith("cards.") and d.path.endswith(".power")
+    )
+    cid = diff.path.split(".")[1]
+    pair = case.boards[wrong]
+
+    def box(board: Any) -> Any:
+        for p in board.players:
+            for cards in p.zones.values():
+                for c in cards:
+                    if c.id == cid:
+                        return c
+        raise AssertionError(cid)
+
+    exp, obs = box(pair.expected), box(pair.observed)
+    assert exp.power == json.dumps(diff.expected) and obs.power == json.dumps(diff.observed)
+    assert "power" in exp.marked and "power" in obs.marked
+    assert pair.where.startswith("after ")
+    assert exp.keywords, "the card's keywords come from the case"
+
+
+def test_a_board_of_an_action_that_had_to_be_refused_is_the_one_it_was_tried_on(
+    drawn: dict[str, Any],
+) -> None:
+    suite = drawn["suite"]
+    case, n = next(
+        (c, e.after)
+        for c in suite.values()
+        for e in c.expect
+        if e.refused and e.after and c.steps[e.after - 1].kind == "act"
+    )
+    accepted = Result(id=case.id, outcome=Outcome.FAIL, keywords=case.keywords, step=n)
+    lines = [meta_line(run_meta("lax", "1", [], "1.00", 1)), json.dumps(accepted.to_json())]
+    report = build([parse_lines(lines, "lax.jsonl")], load_registry(), suite=suite)
+    pair = report.cases[case.id].boards[report.engines[0].key]
+    assert pair.where == f"before action {n} (the oracle refuses it)"
+    assert pair.action == case.steps[n - 1].describe()
+    # the position is the one before the step: replaying one step fewer gives the same
+    before = Rules.from_state(case.setup)
+    for st in case.steps[: n - 1]:
+        if st.kind == "act":
+            before.apply(st.body)
+    assert pair.expected.line == board_of(before).line
+    assert [p.zones for p in pair.expected.players] == [p.zones for p in board_of(before).players]
+
+
+def test_boards_escape_the_engines_values() -> None:
+    suite = {c.id: c for c in load_cases(paths.CASES, load_registry())}
+    case = next(c for c in suite.values() if c.steps and "taunt" in c.keywords)
+    cid = sorted(Rules.from_state(case.setup).observe()["cards"])[0]
+    hostile = '<script>alert("board")</script>'
+    bad = Result(
+        id=case.id,
+        outcome=Outcome.FAIL,
+        keywords=case.keywords,
+        step=0,
+        diffs=(
+            Diff(f"cards.{cid}.state", "stand", hostile),
+            Diff("players.A.life", 5, hostile),
+            Diff("nowhere.<i>x</i>", 1, 2),
+        ),
+    )
+    lines = [meta_line(run_meta(HOSTILE_NAME, "1", [], "1.00", 1)), json.dumps(bad.to_json())]
+    report = build([parse_lines(lines, "bad.jsonl")], load_registry(), suite=suite)
+    html = render_html(report)
+    assert '<div class="bpair">' in html
+    assert "<script>" not in html and "<i>x</i>" not in html
+    assert str(escape(json.dumps(hostile))) in html
+    pair = report.cases[case.id].boards[report.engines[0].key]
+    assert pair.undrawn == ["nowhere.<i>x</i>"]
+    assert "life" in pair.observed.players[0].marked
+
+
+# ---------------------------------------------------------------- charts
+
+
+def _versions(runs: dict[str, Any], tmp: Path) -> list[Path]:
+    """The wrong engine's results as three versions of one engine, written out of order."""
+    lines = runs["wrong_file"].read_text(encoding="utf-8").splitlines()
+    meta = json.loads(lines[0])["meta"]
+    files = []
+    for version, date, keep in (
+        ("2.0", "2026-03-01T00:00:00Z", 1.0),
+        ("1.0", "2026-01-01T00:00:00Z", 0.0),
+        ("1.5", "2026-02-01T00:00:00Z", 0.5),
+    ):
+        m = {**meta, "engine": {**meta["engine"], "name": "acme", "version": version}, "date": date}
+        body = lines[1:]
+        out = []
+        for n, line in enumerate(body):
+            obj = json.loads(line)
+            if obj["outcome"] in ("fail", "error") and n < len(body) * keep:  # later ones fix more
+                obj = {**obj, "outcome": "pass", "diffs": [], "message": ""}
+            out.append(json.dumps(obj))
+        path = tmp / f"acme-{version}.jsonl"
+        path.write_text(meta_line(m) + "\n".join(out) + "\n", encoding="utf-8")
+        files.append(path)
+    return files
+
+
+def test_keyword_bars_show_each_engines_rate(runs: dict[str, Any]) -> None:
+    from reports.charts import keyword_bars
+
+    report = runs["report"]
+    svg = str(keyword_bars(report.engines, report.keywords))
+    assert svg.startswith("<svg") and "<script" not in svg
+    for kw in report.keywords:
+        if not kw.shown:
+            continue
+        for e in report.engines:
+            t = kw.cells[e.key].all
+            if t.ran:
+                who = escape(f"{e.tag} {e.label}")
+                assert f"<title>{who}: {t.passed}/{t.ran} ({t.percent})</title>" in svg
+    assert "<script>" not in render_html(report).split('<h2 id="charts">')[1]
+
+
+def test_history_lines_have_a_point_per_version_oldest_first(
+    runs: dict[str, Any], tmp_path: Path
+) -> None:
+    from reports.charts import histories
+
+    files = _versions(runs, tmp_path)
+    report = build([read_results(p) for p in files], load_registry())
+    (h,) = histories(report.engines)
+    assert h.name == "acme" and h.labels == ["1.0", "1.5", "2.0"]
+    taunt = h.rates("taunt")
+    assert taunt[0] is not None and taunt[0] < taunt[2] == 1.0
+    html = render_html(report)
+    section = html.split('<h2 id="history-1">', 1)[1].split("<h2", 1)[0]
+    sparks = section.split('<svg class="chart spark"')[1:]
+    assert len(sparks) == sum(1 for k in report.keywords if k.shown)
+    points = {
+        k.id: sp.count('<circle class="pt"')
+        for k, sp in zip([k for k in report.keywords if k.shown], sparks, strict=True)
+    }
+    assert points["vigilance"] == 0  # skipped by every version: nothing ran, no point
+    assert all(n == 3 for k, n in points.items() if k != "vigilance"), points
+
+
+def test_no_history_for_engines_given_once(runs: dict[str, Any]) -> None:
+    assert 'id="history-' not in render_html(runs["report"])

@@ -1,0 +1,138 @@
+"""What the GitHub Action (`action.yml` at the top of the repository) runs, and what any other
+CI can run the same way:
+
+    python -m palconf.ci_action --engine-cmd CMD [--expectations FILE] [--baseline FILE]
+                                [--out DIR]
+
+1. `palconf run --engine-cmd CMD --results DIR/results.jsonl --report DIR/report`
+   (with `--expectations FILE`: the engine's known failures count as xfail);
+2. the report's Markdown summary (DIR/report/report.md) is appended to the file named by
+   `GITHUB_STEP_SUMMARY`, when it is set (the job's summary page on GitHub);
+3. the JUnit XML is copied to DIR/junit.xml, for a test reporter;
+4. with `--baseline FILE` (an earlier results file), `palconf report --compare FILE
+   DIR/results.jsonl` is added to the summary, and DIR/compare.md written;
+5. `results`, `report`, `junit` and `regressed` (how many cases) are written to the file
+   named by `GITHUB_OUTPUT`, when it is set.
+
+Exit status: with a baseline, 1 when some case regressed (passed in the baseline, fails
+now), else 0: an engine that is still being written is held to what it already did. Without
+a baseline, `palconf run`'s own status: 1 when a case failed that the expectations file does
+not list. 2 when the suite could not run at all (a bad engine command, a broken file): the
+message says why.
+
+This is a module of palconf (not a script beside action.yml) so that it is installed with the
+palconf it drives, runs in any CI with `python -m`, and is tested like the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+#: How palconf itself is run: the console entry, in a child process (it cleans up after the
+#: engine's processes, which an in-process call does not).
+PALCONF = (sys.executable, "-m", "palconf.cli")
+
+
+def _palconf(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PALCONF, *args], capture_output=True, text=True)
+
+
+def _append(env_name: str, text: str) -> None:
+    target = os.environ.get(env_name)
+    if not target:
+        return
+    with open(target, "a", encoding="utf-8") as f:
+        f.write(text if text.endswith("\n") else text + "\n")
+
+
+def _say(text: str) -> None:
+    if text:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m palconf.ci_action",
+        description="Run the palconf suite on an engine in CI: results, report, step "
+        "summary, JUnit, and a comparison with a baseline that fails on regressions.",
+    )
+    p.add_argument("--engine-cmd", required=True, help="the engine's command (protocol v1)")
+    p.add_argument("--expectations", type=Path, help="the engine's known outcomes (TOML)")
+    p.add_argument("--baseline", type=Path, help="an earlier results file to compare with")
+    p.add_argument("--out", type=Path, default=Path("palconf-results"), help="output folder")
+    args = p.parse_args(argv)
+
+    if args.baseline is not None and not args.baseline.is_file():
+        print(f"palconf ci: --baseline {args.baseline}: no such file", file=sys.stderr)
+        return 2
+    out: Path = args.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"palconf ci: cannot make {out}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    results, report = out / "results.jsonl", out / "report"
+    results.unlink(missing_ok=True)  # a fresh run, not a resumed one
+    run_args = ["run", "--engine-cmd", args.engine_cmd, "--results", str(results)]
+    run_args += ["--report", str(report)]
+    if args.expectations is not None:
+        run_args += ["--expectations", str(args.expectations)]
+    run = _palconf(*run_args)
+    _say(run.stdout)
+    sys.stderr.write(run.stderr)
+    summary = report / "report.md"
+    if run.returncode == 2 or not summary.is_file():
+        _append(
+            "GITHUB_STEP_SUMMARY",
+            "## palconf\n\nThe suite could not run on `"
+            + args.engine_cmd.replace("`", "'")
+            + "` (exit status "
+            + str(run.returncode)
+            + "); see the job's log.\n",
+        )
+        print(f"palconf ci: the suite could not run (exit {run.returncode})", file=sys.stderr)
+        return 2
+    _append("GITHUB_STEP_SUMMARY", summary.read_text(encoding="utf-8"))
+    junit = out / "junit.xml"
+    shutil.copyfile(report / "junit.xml", junit)
+
+    status = 1 if run.returncode else 0
+    regressed = 0
+    if args.baseline is not None:
+        cmp = _palconf(
+            "report", "--compare", str(args.baseline), str(results), "--format", "markdown"
+        )
+        if cmp.returncode not in (0, 1):
+            sys.stderr.write(cmp.stderr)
+            return 2
+        (out / "compare.md").write_text(cmp.stdout, encoding="utf-8")
+        _append("GITHUB_STEP_SUMMARY", "\n## Against the baseline\n\n" + cmp.stdout)
+        regressed = _count_regressed(args.baseline, results)
+        status = 1 if cmp.returncode == 1 else 0
+        _say(
+            f"palconf ci: {regressed} case(s) regressed against {args.baseline}"
+            if regressed
+            else f"palconf ci: nothing regressed against {args.baseline}"
+        )
+    _append(
+        "GITHUB_OUTPUT",
+        f"results={results}\nreport={report}\njunit={junit}\nregressed={regressed}\n",
+    )
+    return status
+
+
+def _count_regressed(baseline: Path, results: Path) -> int:
+    from reports.compare import compare
+    from reports.results import read_results
+
+    return len(compare(read_results(baseline), read_results(results)).regressed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""`palconf site`: a static site from a folder of results files of many engines and versions.
+
+    palconf site RESULTS_DIR --out SITE/ [--title TEXT]
+
+Writes index.html (engines × keywords, the latest run of each), engines/<engine>.html (its
+history and what regressed or was fixed between its versions), keywords/<kw>.html,
+cases/<case>.html (rules text, board, each engine's outcome) and badges/ into SITE (see
+reports/site.py). Every link is relative, so the site works opened from disk. Each file is
+written atomically (palconf/safe_write.py). Exit 0 once written; 2 when the folder or a
+results file cannot be read, or SITE cannot be written (the message says where).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..safe_write import write_text_atomic
+from . import registry_or_exit
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "site",
+        help="a static site from a folder of results files (many engines and versions)",
+        description="Write a static site (index, a page per engine, keyword and case, badges) "
+        "from every results file (*.jsonl, from `palconf run --results FILE`) in RESULTS_DIR.",
+    )
+    p.add_argument("results_dir", type=Path, metavar="RESULTS_DIR", help="folder of *.jsonl files")
+    p.add_argument(
+        "--out", "-o", type=Path, required=True, metavar="SITE", help="the folder to write into"
+    )
+    p.add_argument("--title", default="Pal keyword rules compliance", help="the site's heading")
+    p.set_defaults(func=main)
+
+
+def _fail(message: str) -> int:
+    print(f"palconf site: {message}", file=sys.stderr)
+    return 2
+
+
+def main(args: argparse.Namespace) -> int:
+    from reports.boards import load_suite
+    from reports.results import ResultsError
+    from reports.site import read_folder, site_pages
+
+    registry = registry_or_exit()
+    try:
+        runs = read_folder(args.results_dir)
+    except ResultsError as e:
+        return _fail(str(e))
+    pages = site_pages(runs, registry, load_suite(registry), args.title)
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        return _fail(f"{out}: exists and is not a folder")
+    try:
+        for rel, text in pages.items():
+            path = out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(path, text, inside=path.parent)
+    except OSError as e:
+        return _fail(f"cannot write the site into {out}: {e.strerror or e}")
+    engines = len({r.engine_name for r in runs})
+    print(
+        f"palconf site: {len(runs)} results file(s), {engines} engine(s): wrote {len(pages)} "
+        f"files into {out}\n  {out / 'index.html'}"
+    )
+    return 0

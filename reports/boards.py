@@ -1,0 +1,265 @@
+"""Boards drawn: the position of a failing case at the step where it went wrong, expected
+beside observed, for the HTML report (the macros of `templates/boards.j2` draw it as
+HTML/CSS, autoescaped).
+
+The position comes from replaying the case on the oracle: `Rules.from_state(case.setup)`,
+then `apply` for each `act` step up to the failing one (a step the oracle refuses leaves the
+position as it was, so a step that had to be refused shows the board it was tried on) and
+`Rules.from_state` again for an accepted `setup` step. The expected side is the oracle's
+OBSERVED there; the observed side is the same OBSERVED with the engine's values put in at
+the result's diff paths, and every field a diff names is marked on both sides. Keywords are
+not part of OBSERVED: they come from the cards' definitions in the case.
+
+Everything an engine sent (the diffs' values) is untrusted: it is only ever put into the
+page by the autoescaped template, never into markup built here.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from oracle.model import StateError
+from oracle.rules import Rules
+from palconf.cases import Case
+from palconf.core import MISSING, Result
+from palconf.registry import Registry
+
+from .render import show_json
+
+ZONES = ("battle", "structures", "hand", "graveyard")
+#: Most cards drawn in one zone (a hostile engine may list thousands).
+MAX_CARDS = 40
+
+
+@dataclass
+class CardBox:
+    id: str
+    power: str = ""
+    strike: str = ""
+    state: str = ""
+    keywords: list[str] = field(default_factory=list)
+    assigned: list[CardBox] = field(default_factory=list)
+    marked: set[str] = field(default_factory=set)  # fields that differ: power, state, zone …
+    attacking: bool = False
+    attacked: bool = False
+
+
+@dataclass
+class PlayerBox:
+    name: str
+    life: str
+    energy: str
+    zones: dict[str, list[CardBox]]
+    marked: set[str] = field(default_factory=set)  # life, energy, or a zone's name
+    more: dict[str, int] = field(default_factory=dict)  # zone → cards not drawn
+
+
+@dataclass
+class Board:
+    heading: str
+    line: str  # "A to act, turn 3, night, step main, priority B"
+    attack: str  # "a1 attacks master (blocked)" or ""
+    players: list[PlayerBox]
+    marked: set[str] = field(default_factory=set)  # top-level fields: step, attack, winner …
+
+    @property
+    def line_marked(self) -> bool:
+        """A field of the status line (active, turn, night, step, priority, winner) differs."""
+        return bool(self.marked - {"attack"})
+
+
+@dataclass
+class BoardPair:
+    """The position of one failing result: what the oracle shows, what the engine showed."""
+
+    where: str  # "after setup", "after action 3", "at action 3 (it had to be refused)"
+    action: str  # the step's request, as the case writes it ("" after setup)
+    expected: Board
+    observed: Board
+    undrawn: list[str]  # diff paths that are not on the board (listed in the diff table)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else show_json(value)
+
+
+def replay(case: Case, step: int) -> tuple[Rules, bool] | None:
+    """The oracle after the case's steps 1..step, and whether it refused the last of them
+    (None when the case cannot be replayed)."""
+    refused = False
+    try:
+        rules = Rules.from_state(case.setup)
+        for st in case.steps[:step]:
+            if st.kind == "act":
+                refused = rules.apply(st.body) is not None
+            else:
+                try:
+                    rules, refused = Rules.from_state(st.body), False
+                except StateError:
+                    refused = True  # a setup the case expects to be refused: the position stays
+    except (StateError, ValueError, TypeError, KeyError):
+        return None
+    return rules, refused
+
+
+def _set_path(obj: Any, path: str, value: Any) -> bool:
+    parts = path.split(".")
+    for part in parts[:-1]:
+        if not isinstance(obj, dict) or part not in obj:
+            return False
+        obj = obj[part]
+    if not isinstance(obj, dict):
+        return False
+    if value is MISSING:
+        obj.pop(parts[-1], None)
+    else:
+        obj[parts[-1]] = value
+    return True
+
+
+def _marks(paths: list[str]) -> tuple[set[str], dict[str, set[str]], dict[str, set[str]]]:
+    """Top-level fields, per player fields, per card fields that the diffs name."""
+    top: set[str] = set()
+    players: dict[str, set[str]] = {}
+    cards: dict[str, set[str]] = {}
+    for p in paths:
+        parts = p.split(".")
+        if parts[0] == "players" and len(parts) >= 3:
+            players.setdefault(parts[1], set()).add(parts[2])
+        elif parts[0] == "cards" and len(parts) >= 2:
+            cards.setdefault(parts[1], set()).add(parts[2] if len(parts) >= 3 else "card")
+        else:
+            top.add(parts[0])
+    return top, players, cards
+
+
+def _card(
+    cid: str, obs: dict[str, Any], rules: Rules, marks: dict[str, set[str]], attack: Any
+) -> CardBox:
+    cards = obs.get("cards") if isinstance(obs.get("cards"), dict) else {}
+    data = cards.get(cid) if isinstance(cards, dict) else None
+    data = data if isinstance(data, dict) else {}
+    known = rules.state.cards.get(cid) if isinstance(cid, str) else None
+    kws = [k.text or k.id for k in known.card.keywords] if known is not None else []
+    att = attack if isinstance(attack, dict) else {}
+    return CardBox(
+        id=_text(cid),
+        power=_text(data.get("power")),
+        strike=_text(data.get("strike")) if data.get("strike") else "",
+        state=_text(data.get("state")),
+        keywords=kws,
+        marked=set(marks.get(cid, set())) if isinstance(cid, str) else set(),
+        attacking=att.get("attacker") == cid,
+        attacked=att.get("target") == cid,
+    )
+
+
+def board(heading: str, obs: dict[str, Any], rules: Rules, paths: list[str]) -> Board:
+    """A drawable board of an OBSERVED (the oracle's, or one with the engine's values in)."""
+    top, pmarks, cmarks = _marks(paths)
+    attack = obs.get("attack")
+    players: list[PlayerBox] = []
+    pdata = obs.get("players") if isinstance(obs.get("players"), dict) else {}
+    for name, p in (pdata or {}).items():
+        if not isinstance(p, dict):
+            p = {}
+        zones: dict[str, list[CardBox]] = {}
+        more: dict[str, int] = {}
+        for zone in ZONES:
+            raw = p.get(zone)
+            if zone == "structures" and isinstance(raw, dict):
+                boxes = []
+                for sid, held in list(raw.items())[:MAX_CARDS]:
+                    box = _card(sid, obs, rules, cmarks, attack)
+                    if isinstance(held, list):
+                        box.assigned = [
+                            _card(h, obs, rules, cmarks, attack) for h in held[:MAX_CARDS]
+                        ]
+                    boxes.append(box)
+                zones[zone] = boxes
+                more[zone] = max(0, len(raw) - MAX_CARDS)
+            elif isinstance(raw, list):
+                zones[zone] = [_card(c, obs, rules, cmarks, attack) for c in raw[:MAX_CARDS]]
+                more[zone] = max(0, len(raw) - MAX_CARDS)
+            elif raw is not None:
+                zones[zone] = [CardBox(id=_text(raw))]
+        players.append(
+            PlayerBox(
+                name=_text(name),
+                life=_text(p.get("life")),
+                energy=_text(p.get("energy")),
+                zones=zones,
+                marked=pmarks.get(name, set()),
+                more=more,
+            )
+        )
+    bits = [f"{_text(obs.get('active'))} to act", f"turn {_text(obs.get('turn'))}"]
+    bits.append("night" if obs.get("night") is True else "day")
+    bits.append(f"step {_text(obs.get('step'))}")
+    if obs.get("priority"):
+        bits.append(f"priority {_text(obs.get('priority'))}")
+    if obs.get("winner"):
+        bits.append(f"winner {_text(obs.get('winner'))}")
+    line = ", ".join(bits)
+    att = ""
+    if isinstance(attack, dict):
+        att = f"{_text(attack.get('attacker'))} attacks {_text(attack.get('target'))}"
+        if attack.get("blocked"):
+            att += f" (blocked by {_text(attack.get('blocked'))})"
+    elif attack is not None:
+        att = _text(attack)
+    return Board(heading=heading, line=line, attack=att, players=players, marked=top)
+
+
+def board_pair(case: Case, result: Result) -> BoardPair | None:
+    """The boards of a failing result, or None when the case cannot be replayed."""
+    step = result.step if result.step is not None else 0
+    step = max(0, min(step, len(case.steps)))
+    replayed = replay(case, step)
+    if replayed is None:
+        return None
+    rules, refused = replayed
+    expected = rules.observe()
+    observed = copy.deepcopy(expected)
+    paths, undrawn = [], []
+    for d in result.diffs:
+        if d.path.split(".")[0] in expected and _set_path(observed, d.path, d.observed):
+            paths.append(d.path)
+        else:
+            undrawn.append(d.path)
+    action = ""
+    if result.step is None:
+        where = "after setup (the result does not say at which step it went wrong)"
+    elif step == 0:
+        where = "after setup"
+    else:
+        st = case.steps[step - 1]
+        action = st.describe()
+        label = "setup step" if st.kind == "setup" else "action"
+        if refused:
+            where = f"before {label} {step} (the oracle refuses it)"
+        else:
+            where = f"after {label} {step}"
+    return BoardPair(
+        where=where,
+        action=action,
+        expected=board("expected (the oracle)", expected, rules, paths),
+        observed=board("observed (the engine)", observed, rules, paths),
+        undrawn=undrawn,
+    )
+
+
+def load_suite(registry: Registry | None = None) -> dict[str, Case] | None:
+    """The suite's cases by id (`PALCONF_CASES` or palconf's own copy), to draw boards with;
+    None when they cannot be loaded (the report is then made without boards)."""
+    from palconf import paths
+    from palconf.cases import CaseLoadError, load_cases
+
+    try:
+        return {c.id: c for c in load_cases(paths.CASES, registry)}
+    except (CaseLoadError, OSError):
+        return None

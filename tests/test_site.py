@@ -1,0 +1,172 @@
+"""`palconf site RESULTS_DIR --out SITE`: a static site from results files of several
+engines and versions. Three versions of one engine (the wrong engine of test_reports, fixing
+more with each version) and the oracle as another: the pages, their relative links, the
+history chart, the boards, the badges, and the escaping of what engines send."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markupsafe import escape
+
+from palconf import paths
+from palconf.cases import load_cases
+from palconf.cli import main as cli
+from palconf.engines import OracleEngine
+from palconf.registry import load as load_registry
+from reports.results import meta_line
+
+from .test_reports import HOSTILE_NAME, WrongRules, run_to_file
+
+
+def make_versions(src: Path, folder: Path, name: str) -> list[Path]:
+    """src's results as three versions of the engine `name`: 1.0 as it is, 1.1 with the first
+    half of its failures fixed, 2.0 with every failure fixed."""
+    lines = src.read_text(encoding="utf-8").splitlines()
+    meta = json.loads(lines[0])["meta"]
+    out = []
+    for version, date, keep in (
+        ("1.0", "2026-01-01T00:00:00Z", 0.0),
+        ("1.1", "2026-02-01T00:00:00Z", 0.5),
+        ("2.0", "2026-03-01T00:00:00Z", 1.0),
+    ):
+        m = {**meta, "engine": {**meta["engine"], "name": name, "version": version}, "date": date}
+        body = []
+        for n, line in enumerate(lines[1:]):
+            obj = json.loads(line)
+            if obj["outcome"] in ("fail", "error") and n < (len(lines) - 1) * keep:
+                obj = {**obj, "outcome": "pass", "diffs": [], "message": ""}
+            body.append(json.dumps(obj))
+        path = folder / f"{version}.jsonl"
+        path.write_text(meta_line(m) + "\n".join(body) + "\n", encoding="utf-8")
+        out.append(path)
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("site")
+    registry = load_registry()
+    cases = [
+        c
+        for c in load_cases(paths.CASES, registry)
+        if {"taunt", "nocturnal", "breakthrough"} & set(c.keywords)
+    ]
+    results = tmp / "results"
+    results.mkdir()
+    run_to_file(OracleEngine(), cases, results / "oracle.jsonl")
+    run_to_file(OracleEngine(rules=WrongRules, name=HOSTILE_NAME), cases, tmp / "wrong.jsonl")
+    make_versions(tmp / "wrong.jsonl", results, HOSTILE_NAME)
+    out = tmp / "out"
+    assert cli(["site", str(results), "--out", str(out)]) == 0
+    return {"out": out, "cases": cases, "results": results}
+
+
+def pages(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.html"))
+
+
+def test_the_site_has_its_pages(site: dict[str, Any]) -> None:
+    out = site["out"]
+    assert (out / "index.html").is_file()
+    engines = sorted(p.name for p in (out / "engines").iterdir())
+    assert len(engines) == 2
+    assert len(list((out / "cases").iterdir())) == len(site["cases"])
+    assert (out / "keywords" / "taunt.html").is_file()
+    for p in pages(out):
+        html = p.read_text(encoding="utf-8")
+        assert "<script" not in html, p
+        assert "<script>alert" not in html
+
+
+def test_every_link_is_relative_and_resolves(site: dict[str, Any]) -> None:
+    out = site["out"]
+    for p in pages(out):
+        for href in re.findall(r'(?:href|src)="([^"]*)"', p.read_text(encoding="utf-8")):
+            assert not re.match(r"^[a-z]+:|^/", href), (p, href)
+            target = (p.parent / href.split("#")[0]).resolve()
+            assert target.is_file(), (p, href)
+
+
+def test_index_shows_the_latest_version_of_each_engine(site: dict[str, Any]) -> None:
+    html = (site["out"] / "index.html").read_text(encoding="utf-8")
+    head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert 'small">2.0 · ' in head
+    assert 'small">1.0 · ' not in head and 'small">1.1 · ' not in head
+    assert str(escape(HOSTILE_NAME)) in head
+
+
+def test_the_engine_page_has_a_three_point_history_and_the_fixes(site: dict[str, Any]) -> None:
+    out = site["out"]
+    page = next(p for p in (out / "engines").iterdir() if "oracle" not in p.name).read_text(
+        encoding="utf-8"
+    )
+    points = {
+        m.group(1): m.group(2).count('<circle class="pt"')
+        for m in re.finditer(
+            r'<svg class="chart spark"[^>]*data-keyword="([^"]+)">(.*?)</svg>', page
+        )
+    }
+    # a point per version for every keyword the cases test; none where no case ran
+    assert points["taunt"] == points["nocturnal"] == points["breakthrough"] == 3
+    assert points["vigilance"] == 0  # the engine does not implement it: every case skipped
+    assert "1.0 → 1.1" in page and "1.1 → 2.0" in page
+    assert "Fixed: failed before, pass now" in page
+    assert "Regressed" not in page  # each version only fixes
+
+
+def test_a_failing_case_page_shows_its_board(site: dict[str, Any]) -> None:
+    out = site["out"]
+    oracle_page = out / "engines" / "palconf-oracle.html"
+    assert oracle_page.is_file()
+    # the latest version passes everything; the oracle too: no failing board there …
+    failing = [p for p in (out / "cases").iterdir() if 'class="bpair"' in p.read_text("utf-8")]
+    assert failing == []
+    # … but every case page draws the board after setup
+    page = (out / "cases" / f"{site['cases'][0].id[:80]}.html").read_text(encoding="utf-8")
+    assert "the board after setup" in page and 'class="pc' in page
+
+
+def test_a_regression_shows_on_the_engine_page_with_its_board(
+    site: dict[str, Any], tmp_path: Path
+) -> None:
+    """A fourth version that breaks again: it is the latest, so its failures get boards."""
+    results = tmp_path / "results"
+    results.mkdir()
+    for p in site["results"].iterdir():
+        (results / p.name).write_bytes(p.read_bytes())
+    first = (results / "1.0.jsonl").read_text(encoding="utf-8").splitlines()
+    meta = json.loads(first[0])["meta"]
+    meta = {**meta, "engine": {**meta["engine"], "version": "3.0"}, "date": "2026-04-01T00:00:00Z"}
+    (results / "3.0.jsonl").write_text(meta_line(meta) + "\n".join(first[1:]) + "\n", "utf-8")
+    out = tmp_path / "out"
+    assert cli(["site", str(results), "--out", str(out)]) == 0
+    page = next(p for p in (out / "engines").iterdir() if "oracle" not in p.name)
+    html = page.read_text(encoding="utf-8")
+    assert "2.0 → 3.0" in html and "Regressed: passed before, fail now" in html
+    boards = [p for p in (out / "cases").iterdir() if 'class="bpair"' in p.read_text("utf-8")]
+    assert boards
+    assert all("expected (the oracle)" in p.read_text("utf-8") for p in boards)
+
+
+def test_badges_are_written_as_palconf_report_writes_them(site: dict[str, Any]) -> None:
+    badges = site["out"] / "badges"
+    oracle = json.loads((badges / "palconf-oracle-0.1.0.json").read_text(encoding="utf-8"))
+    assert oracle["schemaVersion"] == 1 and oracle["color"] == "brightgreen"
+    assert (badges / "palconf-oracle-0.1.0" / "taunt.json").is_file()
+
+
+def test_site_errors_are_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["site", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 2
+    assert "not a folder of results files" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert cli(["site", str(tmp_path / "empty"), "--out", str(tmp_path / "o")]) == 2
+    assert "no results files" in capsys.readouterr().err
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "x.jsonl").write_text("{not json\n", encoding="utf-8")
+    assert cli(["site", str(tmp_path / "bad"), "--out", str(tmp_path / "o")]) == 2
+    assert "x.jsonl:1: not JSON" in capsys.readouterr().err
