@@ -288,6 +288,13 @@ def verify_export(path: Path, engine: Engine) -> list[str]:
     return lines
 
 
+def print_stderr_tail(stderr: str) -> None:
+    """The last lines of an engine's stderr, after a message that it broke."""
+    if stderr:
+        lines = ("    | " + terminal_safe(line, 200) for line in stderr.splitlines()[-5:])
+        print("  engine stderr (last lines):\n" + "\n".join(lines), file=sys.stderr)
+
+
 def main(args: argparse.Namespace) -> int:
     problem = check_args(args)
     if problem:
@@ -313,14 +320,7 @@ def main(args: argparse.Namespace) -> int:
             f"palconf fuzz: cannot start the engine: {terminal_safe(e.message, 2000)}",
             file=sys.stderr,
         )
-        if e.stderr:
-            print(
-                "  engine stderr (last lines):\n"
-                + "\n".join(
-                    "    | " + terminal_safe(line, 200) for line in e.stderr.splitlines()[-5:]
-                ),
-                file=sys.stderr,
-            )
+        print_stderr_tail(e.stderr)
         return 2
     legal = "legal" in info.commands
     print(
@@ -388,14 +388,7 @@ def main_parallel(args: argparse.Namespace) -> int:
             f"workers were stopped",
             file=sys.stderr,
         )
-        if e.stderr:
-            print(
-                "  engine stderr (last lines):\n"
-                + "\n".join(
-                    "    | " + terminal_safe(line, 200) for line in e.stderr.splitlines()[-5:]
-                ),
-                file=sys.stderr,
-            )
+        print_stderr_tail(e.stderr)
         return 2
     engine = make_engine(args)
     try:
