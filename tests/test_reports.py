@@ -1153,3 +1153,12 @@ def test_history_lines_have_a_point_per_version_oldest_first(
 
 def test_no_history_for_engines_given_once(runs: dict[str, Any]) -> None:
     assert 'id="history-' not in render_html(runs["report"])
+
+
+def test_report_md_says_where_the_failures_concentrate(runs: dict[str, Any]) -> None:
+    md = (runs["out"] / "report.md").read_text(encoding="utf-8")
+    wrong = [r for r in runs["wrong"] if r.failed]
+    lines = [line for line in md.splitlines() if f"{len(wrong)} failures:" in line]
+    assert len(lines) == 1, "one concentration line, for the failing engine only"
+    assert f"of the {len(wrong)} cite" in lines[0]
+    assert "palconf-oracle" not in lines[0]
