@@ -33,9 +33,10 @@ from oracle.checks import ID_FIELDS as ORACLE_ID_FIELDS
 
 ZONES = ("hand", "battle", "structures", "graveyard")
 State = dict[str, Any]
-#: a rewrite: the board (a deep copy, to change in place) and a random source → False when
-#: it does not apply to this board
-Rewrite = Callable[[State, random.Random], bool]
+#: a rewrite: the board (a deep copy, changed in place) and a random source → the STATE to
+#: send (the board itself, or something made of it); a board that lacks what the edge needs
+#: gets it from `KIT` first
+Rewrite = Callable[[State, random.Random], Any]
 
 
 def _cards(state: State) -> Iterator[tuple[dict[str, Any], str, str]]:
@@ -113,10 +114,10 @@ def _set_card(
     test: Callable[[dict[str, Any], str], bool],
     need: str = "pal",
 ) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         card = _some_card(state, rng, test, need)
         card[field] = rng.choice(values)
-        return True
+        return state
 
     return rewrite
 
@@ -124,10 +125,10 @@ def _set_card(
 def _drop_card_field(
     field: str, test: Callable[[dict[str, Any], str], bool], need: str = "pal"
 ) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         card = _some_card(state, rng, lambda c, z: field in c and test(c, z), need)
         card.pop(field, None)
-        return True
+        return state
 
     return rewrite
 
@@ -165,7 +166,7 @@ def _move_card(
 ) -> Rewrite:
     """Put a card matching `test` into `to_zone` of its player (a kind where it may not be)."""
 
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         found = [
             (c, z, p) for c, z, p in _cards(state) if test(c, z) and z not in (to_zone, "assigned")
         ]
@@ -175,12 +176,12 @@ def _move_card(
         card, zone, p = rng.choice(found)
         state["players"][p][zone].remove(card)
         state["players"][p].setdefault(to_zone, []).append(card)
-        return True
+        return state
 
     return rewrite
 
 
-def _structure_in_hand_holding(state: State, rng: random.Random) -> bool:
+def _structure_in_hand_holding(state: State, rng: random.Random) -> Any:
     pal = _some_card(state, rng, lambda c, z: c.get("kind") == "pal" and z != "assigned")
     for pdata in state["players"].values():
         for zone in ZONES:
@@ -188,85 +189,90 @@ def _structure_in_hand_holding(state: State, rng: random.Random) -> bool:
                 pdata[zone].remove(pal)
                 hand = pdata.setdefault("hand", [])
                 hand.append({"id": pal["id"] + "s", "kind": "structure", "assigned": [pal]})
-                return True
-    return False
+                return state
+    raise AssertionError("the Pal was found in no zone")  # _some_card found or added it
 
 
-def _overfull(state: State, rng: random.Random) -> bool:
+def _overfull(state: State, rng: random.Random) -> Any:
     s = _some_card(state, rng, lambda c, z: z == "structures", "structure")
     held = s.setdefault("assigned", [])
     s["slots"] = len(held)
     held.append({"id": f"{s['id']}p{len(held)}", "kind": "pal", "power": 1000})
-    return True
+    return state
 
 
-def _duplicate_id(state: State, rng: random.Random) -> bool:
+def _duplicate_id(state: State, rng: random.Random) -> Any:
     while len(cards := [c for c, _, _ in _cards(state)]) < 2:
         _add(state, "pal")
     a = rng.choice(cards)
     b = rng.choice([c for c in cards if c is not a])
     b["id"] = a["id"]
-    return True
+    return state
 
 
-def _players_keys(state: State, rng: random.Random) -> bool:
+def _players_keys(state: State, rng: random.Random) -> Any:
     if rng.random() < 0.5:
         state["players"]["C"] = {"life": 5}
     else:
         del state["players"]["B"]
-    return True
+    return state
 
 
 def _not_object(where: str) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         if where == "players":
             state["players"] = [state["players"]["A"], state["players"]["B"]]
-            return True
+            return state
         if where == "player":
             state["players"]["B"] = [5]
-            return True
+            return state
         if where == "card":
             pdata = _player(state, rng)
             pdata.setdefault("hand", []).append("a card")
-            return True
+            return state
         if where == "ability":
             card = _some_card(state, rng)
             card.setdefault("abilities", []).append("On Deploy: win")
-            return True
+            return state
         effects = [c for c, _, _ in _cards(state) if c.get("kind") == "event"]
         if not effects:
             effects = [_add(state, "event-damage")]
         rng.choice(effects)["effect"] = "pump self 300"
-        return True
+        return state
 
     return rewrite
 
 
 def _set_top(field: str, values: tuple[Any, ...]) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         state[field] = rng.choice(values)
-        return True
+        return state
 
     return rewrite
 
 
 def _set_player(field: str, values: tuple[Any, ...]) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         _player(state, rng)[field] = rng.choice(values)
-        return True
+        return state
 
     return rewrite
 
 
-def _zone_not_list(state: State, rng: random.Random) -> bool:
+def _drop_life(state: State, rng: random.Random) -> Any:
+    _player(state, rng).pop("life", None)
+    return state
+
+
+def _zone_not_list(state: State, rng: random.Random) -> Any:
     pdata = _player(state, rng)
     zone = rng.choice(list(ZONES))
     pdata[zone] = {"cards": pdata.get(zone, [])}
-    return True
+    return state
 
 
 def _effect_field(field: str, values: tuple[Any, ...], ops: tuple[str, ...]) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         found = [e for e in _effects(state) if e.get("op") in ops]
         if not found:
             found = [_add(state, f"event-{rng.choice(ops)}")["effect"]]
@@ -276,13 +282,13 @@ def _effect_field(field: str, values: tuple[Any, ...], ops: tuple[str, ...]) -> 
             effect.pop(field, None)
         else:
             effect[field] = value
-        return True
+        return state
 
     return rewrite
 
 
 def _ability_field(field: str, values: tuple[Any, ...], when: str | None = None) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         found = [a for a in _abilities(state) if when is None or a.get("when") == when]
         if not found:
             kit = (
@@ -290,21 +296,21 @@ def _ability_field(field: str, values: tuple[Any, ...], when: str | None = None)
             )
             found = _add(state, kit)["abilities"]
         rng.choice(found)[field] = rng.choice(values)
-        return True
+        return state
 
     return rewrite
 
 
 def _keyword(values: tuple[str, ...]) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> bool:
+    def rewrite(state: State, rng: random.Random) -> Any:
         card = _some_card(state, rng)
         card.setdefault("keywords", []).append(rng.choice(values))
-        return True
+        return state
 
     return rewrite
 
 
-def _defaults_written(state: State, rng: random.Random) -> bool:
+def _defaults_written(state: State, rng: random.Random) -> Any:
     state.setdefault("active", "A")
     state.setdefault("turn", 1)
     state.setdefault("night", False)
@@ -325,10 +331,10 @@ def _defaults_written(state: State, rng: random.Random) -> bool:
             if isinstance(ab, dict) and ab.get("when") == "activate":
                 ab.setdefault("cost", 0)
                 ab.setdefault("quick", False)
-    return True
+    return state
 
 
-def _defaults_left_out(state: State, rng: random.Random) -> bool:
+def _defaults_left_out(state: State, rng: random.Random) -> Any:
     for key, default in (("active", "A"), ("turn", 1), ("night", False)):
         if state.get(key) == default:
             del state[key]
@@ -342,13 +348,13 @@ def _defaults_left_out(state: State, rng: random.Random) -> bool:
         for key, default in (("cost", 0), ("strike", 0), ("state", "stand"), ("slots", 1)):
             if card.get(key) == default:
                 del card[key]
-    return True
+    return state
 
 
-def _written_state_out_of_play(state: State, rng: random.Random) -> bool:
+def _written_state_out_of_play(state: State, rng: random.Random) -> Any:
     card = _some_card(state, rng, lambda c, z: z in ("hand", "graveyard"))
     card["state"] = "rest"
-    return True
+    return state
 
 
 _DROP = object()
@@ -364,7 +370,7 @@ EDGES: dict[str, Rewrite] = {
     "ok-brave-0": _keyword(("Brave 0", "Serious 0")),
     "ok-zero-values": _set_card("strike", (0,), _is_pal),
     "ok-life-1": _set_player("life", (1,)),
-    "not-object-state": lambda s, r: False,  # handled by `edge_state` (the whole STATE)
+    "not-object-state": lambda s, r: [s],  # the whole STATE a list
     "not-object-players": _not_object("players"),
     "not-object-player": _not_object("player"),
     "not-object-card": _not_object("card"),
@@ -378,7 +384,7 @@ EDGES: dict[str, Rewrite] = {
     "missing-id": _drop_card_field("id", _any),
     "missing-kind": _drop_card_field("kind", _any),
     "missing-power": _drop_card_field("power", _is_pal),
-    "missing-life": lambda s, r: _player(s, r).pop("life", None) is not None,
+    "missing-life": _drop_life,
     "life-bad": _set_player("life", (0, True, -1, "5", 2.5)),
     "energy-bad": _set_player("energy", NOT_INTEGERS),
     "power-bad": _set_card("power", NOT_INTEGERS, _is_pal),
@@ -438,16 +444,9 @@ EDGE_NAMES: tuple[str, ...] = tuple(EDGES)
 def edge_state(rng: random.Random, board: State, name: str | None = None) -> tuple[Any, str]:
     """`board` rewritten at one edge, `name` or one chosen uniformly: (the STATE, the edge's
     name). A board that lacks what the edge needs gets it from `KIT`."""
-    names = list(EDGE_NAMES)
-    first = names.index(name) if name is not None else rng.randrange(len(names))
-    for k in range(len(names)):
-        name = names[(first + k) % len(names)]
-        if name == "not-object-state":
-            return [board], name
-        state = copy.deepcopy(board)
-        if EDGES[name](state, rng):
-            return state, name
-    return board, "ok-unchanged"
+    if name is None:
+        name = EDGE_NAMES[rng.randrange(len(EDGE_NAMES))]
+    return EDGES[name](copy.deepcopy(board), rng), name
 
 
 # --------------------------------------------------------------------------- actions

@@ -221,6 +221,24 @@ def _fuzz(
         checkpoint: Callable[[], None] | None = stop_check
     else:
         checkpoint = None
+
+    def record(diff: Difference, *, trim: bool) -> None:
+        """A new difference: known by its signature (and its shrunk one's), shrunk, kept.
+        `trim`: a sweep game's, whose probes before the one that differed go first."""
+        known.add(signature(diff))
+        if shrink and not report.flaky:
+            if progress:
+                progress(report, "simplifying")
+            if trim:
+                diff = _trimmed(engine, diff, rules, compare_legal)
+            diff = simplify(engine, diff, rules=rules, compare_legal=compare_legal)
+            known.add(signature(diff))
+        report.differences.append(diff)
+        if report.difference is None:
+            report.difference = diff
+        if progress:
+            progress(report, "difference")
+
     if directed:
         sweep = _sweep(
             engine, report, rules, allowed, compare_legal, examples, progress, checkpoint
@@ -228,22 +246,7 @@ def _fuzz(
         for diff in sweep:
             if signature(diff) in known:
                 continue
-            known.add(signature(diff))
-            if shrink:
-                if progress:
-                    progress(report, "simplifying")
-                diff = simplify(
-                    engine,
-                    _trimmed(engine, diff, rules, compare_legal),
-                    rules=rules,
-                    compare_legal=compare_legal,
-                )
-                known.add(signature(diff))
-            report.differences.append(diff)
-            if report.difference is None:
-                report.difference = diff
-            if progress:
-                progress(report, "difference")
+            record(diff, trim=True)
             if len(report.differences) >= max_differences:
                 break
     round_ = 0
@@ -269,18 +272,7 @@ def _fuzz(
         round_ += 1
         if found is None:
             break
-        diff = found
-        known.add(signature(diff))
-        if shrink and not report.flaky:
-            if progress:
-                progress(report, "simplifying")
-            diff = simplify(engine, diff, rules=rules, compare_legal=compare_legal)
-            known.add(signature(diff))
-        report.differences.append(diff)
-        if report.difference is None:
-            report.difference = diff
-        if progress:
-            progress(report, "difference")
+        record(found, trim=False)
         if report.examples == before:  # nothing new was played: do not loop forever
             break
 

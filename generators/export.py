@@ -27,7 +27,8 @@ from typing import Any
 import jsonschema
 import tomli_w
 
-from oracle import Rules, StateError
+from oracle import Rules
+from oracle.protocol import Session
 from palconf import case_checks
 from palconf import cases as case_files
 from palconf.core import MISSING, Diff
@@ -158,17 +159,17 @@ def _probe(diff: Difference) -> tuple[dict[str, Any], dict[str, str] | None] | N
 
 
 def _replayed(state: dict[str, Any], actions: list[Any]) -> Rules:
-    """The oracle's game after `actions` (setup steps included) from `state`."""
-    rules = Rules.from_state(state)
+    """The oracle's game after `actions` (setup steps included) from `state`, played through
+    its protocol layer (a refused setup step leaves the game as it was)."""
+    session = Session()
+    session.handle({"cmd": "setup", "state": state})
     for action in actions:
         if is_setup_step(action):
-            try:
-                rules = Rules.from_state(action["setup"])
-            except StateError:
-                pass  # refused: the game goes on as it was
+            session.handle({"cmd": "setup", "state": action["setup"]})
         else:
-            rules.apply(action)
-    return rules
+            session.handle({"cmd": "act", "action": action})
+    assert session.game is not None  # `state` is the board of a game the oracle played
+    return session.game
 
 
 def _ids(action: dict[str, Any]) -> list[str]:

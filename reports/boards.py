@@ -2,10 +2,10 @@
 beside observed, for the HTML report (the macros of `templates/boards.j2` draw it as
 HTML/CSS, autoescaped).
 
-The position comes from replaying the case on the oracle: `Rules.from_state(case.setup)`,
-then `apply` for each `act` step up to the failing one (a step the oracle refuses leaves the
-position as it was, so a step that had to be refused shows the board it was tried on) and
-`Rules.from_state` again for an accepted `setup` step. The expected side is the oracle's
+The position comes from replaying the case's requests on the oracle's protocol layer
+(`oracle.Session`) up to the failing step: a step the oracle refuses leaves the position as
+it was, so a step that had to be refused shows the board it was tried on, and an accepted
+setup step starts the new game. The expected side is the oracle's
 OBSERVED there; the observed side is the same OBSERVED with the engine's values put in at
 the result's diff paths, and every field a diff names is marked on both sides. Keywords are
 not part of OBSERVED: they come from the cards' definitions in the case.
@@ -20,7 +20,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.model import StateError
+from oracle.protocol import Session
 from oracle.rules import Rules
 from palconf.cases import Case
 from palconf.core import MISSING, Result
@@ -90,20 +90,18 @@ def _text(value: Any) -> str:
 def replay(case: Case, step: int) -> tuple[Rules, bool] | None:
     """The oracle after the case's steps 1..step, and whether it refused the last of them
     (None when the case cannot be replayed)."""
-    refused = False
-    try:
-        rules = Rules.from_state(case.setup)
-        for st in case.steps[:step]:
-            if st.kind == "act":
-                refused = rules.apply(st.body) is not None
-            else:
-                try:
-                    rules, refused = Rules.from_state(st.body), False
-                except StateError:
-                    refused = True  # a setup the case expects to be refused: the position stays
-    except (StateError, ValueError, TypeError, KeyError):
+    # the protocol layer itself: a refused setup step leaves the game as it was
+    session = Session()
+    if not session.handle({"cmd": "setup", "state": case.setup})["ok"]:
         return None
-    return rules, refused
+    refused = False
+    for st in case.steps[:step]:
+        reply = session.handle(st.request())
+        if reply.get("error") == "internal":
+            return None
+        refused = not reply["ok"]
+    assert session.game is not None
+    return session.game, refused
 
 
 def _set_path(obj: Any, path: str, value: Any) -> bool:
