@@ -5,7 +5,10 @@ and a git submodule checkout uses them where they lie). A wheel has no top level
 so `build_py` copies both into the package as `palconf/suite/cases` and
 `palconf/suite/rules`; `palconf.paths` looks there first. An editable install
 (`pip install -e .`) copies nothing: it reads the checkout's folders directly.
-Everything else about the package is in pyproject.toml.
+The list of packages is made here too: `palconf` and its subpackages, and the top-level
+`oracle/`, `generators/` and `reports/`, installed as `palconf.oracle`, `palconf.generators`
+and `palconf.reports` (pyproject.toml maps the folders). Everything else about the package is
+in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -13,10 +16,27 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
+#: top-level folders of the repository installed under the one import name `palconf`
+#: (pyproject.toml's package-dir maps each to its folder)
+MAPPED = {
+    "palconf.oracle": "oracle",
+    "palconf.generators": "generators",
+    "palconf.reports": "reports",
+}
+
+
+def packages() -> list[str]:
+    """`palconf` and every subpackage of it, the mapped folders' own subpackages included."""
+    found = find_packages(include=["palconf", "palconf.*"])
+    for name, folder in MAPPED.items():
+        found += [name] + [f"{name}.{sub}" for sub in find_packages(where=folder)]
+    return found
+
+
 #: top-level data folders → where they go inside the package
 SUITE_DATA = ("cases", "rules")
 
@@ -37,4 +57,4 @@ class BuildPyWithSuite(build_py):
             )
 
 
-setup(cmdclass={"build_py": BuildPyWithSuite})
+setup(packages=packages(), cmdclass={"build_py": BuildPyWithSuite})

@@ -13,9 +13,9 @@ from collections import Counter
 
 def main() -> int:
     t0 = time.perf_counter()
-    from palconf.cases import load_cases
-    from palconf.engines import OracleEngine
-    from palconf.runner import run_cases
+    from palconf.cases.loader import load_cases
+    from palconf.engines.oracle_engine import OracleEngine
+    from palconf.running.runner import run_cases
 
     t1 = time.perf_counter()
     cases = load_cases()

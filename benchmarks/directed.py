@@ -15,8 +15,8 @@ import argparse
 import sys
 import time
 
-from generators.differential import fuzz
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.generators.differential import fuzz
 from palconf.mutants import load_all
 
 

@@ -37,12 +37,12 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hyp_seed
 
-from generators import Game, games
-from generators.differential import fuzz, run_game
-from generators.parallel import cpu_count, fuzz_parallel
-from oracle import Rules
-from palconf.adapter import ProcessEngine
-from palconf.engines import Engine, OracleEngine
+from palconf.engines.oracle_engine import Engine, OracleEngine
+from palconf.engines.process import ProcessEngine
+from palconf.generators import Game, games
+from palconf.generators.differential import fuzz, run_game
+from palconf.generators.parallel import cpu_count, fuzz_parallel
+from palconf.oracle import Rules
 
 SERVE = [sys.executable, "-m", "palconf.cli", "serve"]
 TARGET = 2000.0

@@ -57,10 +57,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from palconf.adapter import ProcessEngine
-from palconf.cases import Case, load_cases
-from palconf.engines import BaseEngine, Engine, OracleEngine
-from palconf.runner import run_case, run_cases
+from palconf.cases.loader import Case, load_cases
+from palconf.engines.oracle_engine import BaseEngine, Engine, OracleEngine
+from palconf.engines.process import ProcessEngine
+from palconf.running.runner import run_case, run_cases
 
 from . import fuzz_bench
 

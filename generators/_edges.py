@@ -8,16 +8,7 @@ verdict of the rewritten STATE; the generator only aims. No rewrite produces a S
 page leaves open (`Brave -200`, `taunt`, a missing `op`: "may be refused with either
 code") or a field the page does not name.
 
-ACTIONs (`P-reasons`): `changes` lists every single change of an action aimed at one row
-of the REASON table (another player, another kind of action, another card in an id field,
-no choice or a bad one, a missing field, a field of the wrong JSON type, a bad payment, a
-bad ability index); `probe_actions` applies one to three of them to the actions of a
-position (its legal ones, and one of each kind that is not legal there), so that one action
-breaks several rows at once and the order of the table decides its reason. Which rows an
-action broke is read back from the oracle (`Rules.reasons`), for the hit-count table of a
-campaign. Choices come from a `random.Random` the caller seeds (generators._games seeds it
-from a Hypothesis draw and the board): Hypothesis's own draws aim at simple values and would
-visit a few edges over and over.
+ACTIONs (`P-reasons`): `generators._probes`.
 """
 
 from __future__ import annotations
@@ -26,10 +17,6 @@ import copy
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
-
-from oracle import Rules
-from oracle.checks import ACTION_FIELDS
-from oracle.checks import ID_FIELDS as ORACLE_ID_FIELDS
 
 ZONES = ("hand", "battle", "structures", "graveyard")
 State = dict[str, Any]
@@ -447,92 +434,3 @@ def edge_state(rng: random.Random, board: State, name: str | None = None) -> tup
     if name is None:
         name = EDGE_NAMES[rng.randrange(len(EDGE_NAMES))]
     return EDGES[name](copy.deepcopy(board), rng), name
-
-
-# --------------------------------------------------------------------------- actions
-
-#: the fields each kind of action needs (what a changed `do` is given), the oracle's table
-FIELDS_OF = ACTION_FIELDS
-ID_FIELDS = tuple(sorted(ORACLE_ID_FIELDS))
-UNKNOWN = "zz9"  # an id no card has
-WRONG_TYPES: tuple[Any, ...] = (5, True, ["a1"], {"id": "a1"})  # no null: TOML has none
-ABILITIES: tuple[Any, ...] = (1, 2, -1, True, "0")
-Action = dict[str, Any]
-
-
-def _without(a: Action, *fields: str) -> Action:
-    return {k: v for k, v in a.items() if k not in fields}
-
-
-def _other_kind(a: Action, do: str, ids: list[str]) -> Action:
-    """`a` as an action of kind `do`, its fields filled from `a`'s ids."""
-    y: Action = {"do": do, "player": a.get("player", "A")}
-    carried = [a[f] for f in ID_FIELDS if isinstance(a.get(f), str)] or ids
-    for i, f in enumerate(FIELDS_OF[do]):
-        y[f] = 0 if f == "ability" else "energy" if f == "pay" else carried[i % len(carried)]
-    if "choose" in a:
-        y["choose"] = a["choose"]
-    return y
-
-
-def changes(game: Rules, a: Action) -> list[tuple[str, Action]]:
-    """Every single change of action `a` aimed at one REASON row: (what it does, the new
-    action)."""
-    ids = sorted(game.state.cards) or ["a1"]
-    out: list[tuple[str, Action]] = [
-        ("other-player", {**a, "player": "B" if a.get("player") == "A" else "A"})
-    ]
-    for field in [f for f in ID_FIELDS if f in a]:
-        values = [*ids, UNKNOWN] + (["master"] if field == "target" else [])
-        out += [(f"other-{field}", {**a, field: v}) for v in values if v != a[field]]
-    out += [("other-kind", _other_kind(a, do, ids)) for do in FIELDS_OF if do != a.get("do")]
-    out.append(("no-choice", _without(a, "choose")))
-    choices: list[list[str]] = [[UNKNOWN], *([i] for i in ids), [ids[0], ids[0]]]
-    out += [("bad-choice", {**a, "choose": c}) for c in choices]
-    for field in [f for f in a if f != "do"]:
-        out.append(("drop-field", _without(a, field)))
-        out += [("wrong-type", {**a, field: v}) for v in WRONG_TYPES]
-    if a.get("do") == "interrupt":
-        out.append(("pay-energy", {**_without(a, "discard"), "pay": "energy"}))
-        out.append(("pay-discard", {**_without(a, "discard"), "pay": "discard"}))
-        out += [("pay-discard", {**a, "pay": "discard", "discard": v}) for v in [*ids, UNKNOWN]]
-        out.append(("pay-bad", {**a, "pay": "gold"}))
-    if a.get("do") == "activate":
-        out += [("bad-ability", {**a, "ability": v}) for v in ABILITIES]
-    return out
-
-
-def bases(game: Rules, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What probes start from: the legal actions, and one of each kind that is not legal
-    now (made from the game's ids)."""
-    ids = sorted(game.state.cards) or ["a1"]
-    acting = game.state.priority or game.state.active
-    bases = list(legal)
-    present = {a.get("do") for a in legal}
-    for do, fields in FIELDS_OF.items():
-        if do in present:
-            continue
-        for card in ids[:4]:
-            a: dict[str, Any] = {"do": do, "player": acting}
-            for f in fields:
-                a[f] = 0 if f == "ability" else "energy" if f == "pay" else card
-            if do == "attack":
-                a["target"] = "master"
-            bases.append(a)
-    return bases
-
-
-def probe_actions(
-    rng: random.Random, game: Rules, legal: list[dict[str, Any]], count: int
-) -> list[dict[str, Any]]:
-    """`count` actions for this position, each a base action (legal, or a kind not legal
-    now) with one to three changes aimed at REASON rows: most break several rows at once, so
-    the order of the table decides their reason."""
-    starts = bases(game, legal)
-    probes = []
-    for _ in range(count):
-        action = rng.choice(starts)
-        for _ in range(rng.choice((1, 2, 2, 3))):
-            action = rng.choice(changes(game, action))[1]
-        probes.append(action)
-    return probes

@@ -23,13 +23,14 @@ from hypothesis import seed as hyp_seed
 from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Flaky
 
-from oracle import Rules
-from oracle.model import KEYWORD_IDS
 from palconf.core import Engine, EngineFault
-from palconf.protocol_schemas import reason_codes
+from palconf.engines.schemas import reason_codes
+from palconf.oracle import Rules
+from palconf.oracle.model import KEYWORD_IDS
 
-from ._games import Game, _games, play
+from ._games import _games
 from .formatting import format_difference, show
+from .game import Game, play
 from .lockstep import (
     KINDS,
     Answer,

@@ -10,7 +10,7 @@ game (generators.lockstep):
   variants, each sent with `setup` (refused: the game goes on as it was; accepted: it goes
   on from the new board);
 - at a few positions of a rich board (A's main phase, the block step, the quick step, B's
-  main phase), every single change of every action (generators._edges.changes), then for
+  main phase), every single change of every action (generators._probes.changes), then for
   every action one with each pair of kinds of change, and some with three, so that actions
   break several rows of the REASON table at once.
 
@@ -28,10 +28,11 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from oracle import Rules
+from palconf.oracle import Rules
 
-from ._edges import EDGE_NAMES, bases, changes, edge_state
-from ._games import Game, play, sort_legal
+from ._edges import EDGE_NAMES, edge_state
+from ._probes import bases, changes
+from .game import Game, play, sort_legal
 
 #: how many variants of each STATE edge a sweep game sends
 VARIANTS = 6

@@ -22,20 +22,23 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import tomli_w
 
-from oracle import Rules
-from oracle.protocol import Session
-from palconf import case_checks
-from palconf import cases as case_files
+from palconf.cases import checks as case_checks
+from palconf.cases import loader as case_files
 from palconf.core import MISSING, Diff
-from palconf.safe_write import UnsafeWrite, write_text_atomic
+from palconf.core.safe_write import UnsafeWrite, write_text_atomic
+from palconf.oracle import Rules
+from palconf.oracle.protocol import Session
 
-from ._games import is_setup_step
+from .game import is_setup_step
 from .lockstep import Difference
+
+if TYPE_CHECKING:
+    import jsonschema
+
 
 SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json\n"
 #: The base rules an action leans on (a case must cite clauses or rules; the reviewer adds
@@ -77,6 +80,8 @@ class ExportError(Exception):
 
 @lru_cache(maxsize=1)
 def _action_validator() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     schema = case_files.schema()
     sub = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/action"}
     return jsonschema.validators.validator_for(schema)(sub)
@@ -279,7 +284,7 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
 def write_case(case: dict[str, Any], directory: Path, *, overwrite: bool = False) -> Path:
     """Check `case` against the case schema and write `<directory>/<id>.toml`: atomically,
     never through a link out of `directory`, and not over an earlier export unless
-    `overwrite` (palconf.safe_write)."""
+    `overwrite` (palconf.core.safe_write)."""
     errors = sorted(case_checks.validator().iter_errors(case), key=lambda e: list(map(str, e.path)))
     if errors:
         raise ExportError(

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle.model import KEYWORD_IDS
 from palconf.core import Engine, EngineFault
+from palconf.oracle.model import KEYWORD_IDS
 
 from ._games import games
 from .formatting import format_difference
@@ -38,7 +38,7 @@ _engine: list[Engine] = []
 def engine() -> Engine:
     """The engine PALCONF_FUZZ_ENGINE names, started once (closed at exit)."""
     if not _engine:
-        from palconf.adapter import ProcessEngine
+        from palconf.engines.process import ProcessEngine
 
         started = ProcessEngine(
             os.environ[ENGINE_ENV], timeout=float(os.environ.get(TIMEOUT_ENV) or 10)

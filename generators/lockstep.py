@@ -40,7 +40,7 @@ from palconf.core import (
 )
 from palconf.core.compare import canonical
 
-from ._games import Game, Step
+from .game import Game, Step
 
 KINDS = ("setup", "verdict", "reason", "observed", "legal", "engine-error")
 

@@ -13,7 +13,7 @@ told to stop (at the next game; never while shrinking). A worker whose parent is
 
 An engine that cannot start in a worker ends the run: `WorkerFailed` with the engine's
 message, every other worker stopped and joined (each worker's engine dies with it:
-`palconf.processes.die_with_parent`). Workers are forked where the platform can (Linux),
+`palconf.engines.processes.die_with_parent`). Workers are forked where the platform can (Linux),
 else spawned (then `engine_factory` and `database_factory` must be picklable).
 """
 
@@ -30,6 +30,7 @@ from typing import Any
 from hypothesis.database import ExampleDatabase
 
 from palconf.core import Engine, EngineFault
+from palconf.engines.processes import cpu_count
 
 from .differential import FuzzReport, fuzz, signature
 
@@ -39,14 +40,6 @@ __all__ = ["SEED_STRIDE", "WorkerFailed", "cpu_count", "fuzz_parallel", "shares"
 SEED_STRIDE = 1_000_003
 #: seconds between a worker's progress messages
 WORKER_EVERY = 0.25
-
-
-def cpu_count() -> int:
-    """The cores this process may run on (`sched_getaffinity`), else `os.cpu_count()`."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def shares(examples: int, workers: int) -> list[int]:

@@ -9,7 +9,7 @@ position where the two LEGAL lists differ, and says which actions only one side 
 
 Positions are data: `generators/perft/<id>.toml`, each with an `id`, a `description`, a
 protocol STATE under `state`, and the oracle's counts, `perft = [{depth = 1, nodes = 5}, …]`
-(what `python -m generators.perft` prints when the oracle changes on purpose).
+(what `python -m palconf.generators.perft` prints when the oracle changes on purpose).
 
 An engine is navigated through protocol v1 only: `setup`, then the path's actions, then
 `legal` (so it must offer `legal`); the navigator replays a path only when it cannot just
@@ -25,12 +25,12 @@ from typing import Any, Protocol
 
 import tomli
 
-from oracle import Rules, StateError
-from oracle.rules import Refusal
 from palconf.core import Engine, ProtocolViolation, Unsupported, act, setup
 from palconf.core import legal as ask_legal
+from palconf.oracle import Rules, StateError
+from palconf.oracle.rules import Refusal
 
-from ._games import action_key, sort_legal
+from .game import action_key, sort_legal
 
 PERFT_DIR = Path(__file__).resolve().parent / "perft"
 MAX_DEPTH = 8

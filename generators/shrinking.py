@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from oracle import Rules, StateError
 from palconf.core import Engine, EngineFault
+from palconf.oracle import Rules, StateError
 
-from ._games import Game, play
+from .game import Game, play
 from .lockstep import Difference, Skipped, run_game
 
 ID_FIELDS = ("card", "structure", "attacker", "target", "blocker", "discard")

@@ -1,7 +1,7 @@
 """palconf's reference oracle: the base game (base rules B-n) and the fourteen keywords of
 Comprehensive Rules 1.00 section 12, in plain typed Python with no runtime dependency.
 
-    from oracle import Rules
+    from palconf.oracle import Rules
     game = Rules.from_state(state)      # a protocol STATE; raises StateError
     refusal = game.apply(action)        # None, or Refusal(reason, message): state unchanged
     game.reasons(action)                # every row of P-reasons the action breaks, in order

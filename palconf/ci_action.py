@@ -128,8 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _count_regressed(baseline: Path, results: Path) -> int:
-    from reports.compare import compare
-    from reports.results import read_results
+    from palconf.reports.compare import compare
+    from palconf.reports.results import read_results
 
     return len(compare(read_results(baseline), read_results(results)).regressed)
 

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__
+from palconf import __version__
 
 #: The modules that provide subcommands, in the order `--help` lists them.
 COMMANDS = (
@@ -53,13 +53,13 @@ class VersionAction(argparse.Action):
 
 
 def version_line() -> str:
-    from . import paths
-    from .cases import case_files
+    from palconf import paths
+    from palconf.cases.loader import case_files
 
     problem = paths.missing_data()
     if problem is not None:
         return f"palconf {__version__} ({problem})"
-    from .registry import load as load_registry
+    from palconf.registry import load as load_registry
 
     try:
         rules = load_registry().current
@@ -114,9 +114,9 @@ def entry() -> int:
     re-parented to palconf rather than to init; when the command ends, every process still
     under it (it has waited for all it started itself) is killed and reaped. SIGTERM ends
     the command like ^C, cleanup included, with status 143. (An engine does not outlive
-    palconf even after SIGKILL: palconf.processes.die_with_parent.) `main`, which tests
+    palconf even after SIGKILL: palconf.engines.processes.die_with_parent.) `main`, which tests
     call in-process, does none of this."""
-    from . import processes
+    from palconf.engines import processes
 
     processes.become_subreaper()
     me = os.getpid()

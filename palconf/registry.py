@@ -9,8 +9,8 @@ from pathlib import Path
 
 import tomli
 
-from . import paths
-from .core.outcomes import BASE, PROTOCOL
+from palconf import paths
+from palconf.core.outcomes import BASE, PROTOCOL
 
 __all__ = ["BASE", "PROTOCOL", "Clause", "Registry", "load"]
 

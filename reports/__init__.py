@@ -1,6 +1,6 @@
 """palconf's compliance reports: HTML, Markdown, JSON, JUnit XML and badges from results files.
 
-    from reports import read_results, build, write_report
+    from palconf.reports import read_results, build, write_report
     runs = [read_results(Path("oracle.jsonl")), read_results(Path("my-engine.jsonl"))]
     write_report(build(runs, palconf.registry.load()), Path("report/"))
 

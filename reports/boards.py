@@ -20,10 +20,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.protocol import Session
-from oracle.rules import Rules
-from palconf.cases import Case
+from palconf.cases.loader import Case
 from palconf.core import MISSING, Result
+from palconf.oracle.protocol import Session
+from palconf.oracle.rules import Rules
 from palconf.registry import Registry
 
 from .render import show_json
@@ -255,7 +255,7 @@ def load_suite(registry: Registry | None = None) -> dict[str, Case] | None:
     """The suite's cases by id (`PALCONF_CASES` or palconf's own copy), to draw boards with;
     None when they cannot be loaded (the report is then made without boards)."""
     from palconf import paths
-    from palconf.cases import CaseLoadError, load_cases
+    from palconf.cases.loader import CaseLoadError, load_cases
 
     try:
         return {c.id: c for c in load_cases(paths.CASES, registry)}

@@ -32,7 +32,7 @@ from .mutants import Mutant
 from .results import ResultsFile, utc_now
 
 if TYPE_CHECKING:
-    from palconf.cases import Case
+    from palconf.cases.loader import Case
 
 __all__ = ["build"]
 

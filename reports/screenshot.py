@@ -1,6 +1,6 @@
 """Render a report's index.html in headless Chromium to PNGs, at desktop and phone widths.
 
-    python -m reports.screenshot REPORT_DIR/index.html --out SHOTS_DIR [--expanded]
+    python -m palconf.reports.screenshot REPORT_DIR/index.html --out SHOTS_DIR [--expanded]
 
 Writes desktop.png (1280 wide) and phone.png (390 wide), each of the whole page (as tall as
 the page is, up to MAX_HEIGHT pixels); with --expanded also desktop-expanded.png and
@@ -177,7 +177,7 @@ def render(page: Path, out: Path, expanded: bool = False) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m reports.screenshot",
+        prog="python -m palconf.reports.screenshot",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -30,7 +30,7 @@ from .render import environment
 from .results import ResultsError, ResultsFile, read_results
 
 if TYPE_CHECKING:
-    from palconf.cases import Case
+    from palconf.cases.loader import Case
     from palconf.registry import Registry
 
 __all__ = ["EngineSite", "read_folder", "site_pages"]

@@ -4,7 +4,7 @@ Hypothesis (generators.profiles): the `ci` profile when CI is set, `dev` otherwi
 HYPOTHESIS_PROFILE to choose (`fuzz` for long runs). The `slow` marker is registered here.
 """
 
-from generators.profiles import load_profile
+from palconf.generators.profiles import load_profile
 
 HYPOTHESIS_PROFILE = load_profile()
 

@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from palconf.cases import Case
+from palconf.cases.loader import Case
 from palconf.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from palconf.cases import Case, load_cases
+from palconf.cases.loader import Case, load_cases
 from palconf.core import Result
-from palconf.engines import OracleEngine
-from palconf.runner import run_cases
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.running.runner import run_cases
 
 from .harness import folder_of
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from palconf import adapter
-from palconf.adapter import EngineCommandError, ProcessEngine, split_command
 from palconf.core import EngineCrash, EngineFault, EngineTimeout, ProtocolViolation
+from palconf.engines import process as adapter
+from palconf.engines.process import EngineCommandError, ProcessEngine, split_command
 
 from .harness import SERVE_ARGV, gone, script
 

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from palconf import adapter, processes
-from palconf.adapter import ProcessEngine
 from palconf.cli import main
 from palconf.core import EngineCrash, EngineTimeout
-from palconf.stderr_buffer import StderrBuffer
+from palconf.engines import process as adapter
+from palconf.engines import processes
+from palconf.engines.process import ProcessEngine
+from palconf.engines.stderr_buffer import StderrBuffer
 
 from .harness import ROOT, gone, script
 

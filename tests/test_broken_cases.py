@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import tomli
 
-from palconf.cases import CaseLoadError, load_cases
+from palconf.cases.loader import CaseLoadError, load_cases
 from palconf.cli import main
 
 CORPUS = Path(__file__).parent / "data" / "broken-cases"

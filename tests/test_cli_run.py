@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from palconf import adapter
-from palconf.adapter import ProcessEngine
-from palconf.cases import Case
+from palconf.cases.loader import Case
 from palconf.cli import main
 from palconf.core import Result
-from palconf.runner import run_cases
+from palconf.engines import process as adapter
+from palconf.engines.process import ProcessEngine
+from palconf.running.runner import run_cases
 
 from .harness import SERVE, SERVE_ARGV, broken, folder_of, gone, read_results, run_cli
 

@@ -14,19 +14,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generators._boards import states
-from generators._edges import EDGE_NAMES, edge_state
-from generators.differential import REASONS, fuzz, signature
-from generators.directed import BOARD, directed_games, restrict
-from generators.export import case_from_difference, write_case
-from generators.formatting import format_hits
-from oracle import Rules, StateError
-from oracle.model import KEYWORD_IDS
-from palconf.cases import load_case
+from palconf.cases.loader import load_case
 from palconf.cli import main as cli_main
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.generators._boards import states
+from palconf.generators._edges import EDGE_NAMES, edge_state
+from palconf.generators.differential import REASONS, fuzz, signature
+from palconf.generators.directed import BOARD, directed_games, restrict
+from palconf.generators.export import case_from_difference, write_case
+from palconf.generators.formatting import format_hits
 from palconf.mutants import get, load_all
-from palconf.runner import run_case
+from palconf.oracle import Rules, StateError
+from palconf.oracle.model import KEYWORD_IDS
+from palconf.running.runner import run_case
 
 EMPTY = {"players": {"A": {"life": 5}, "B": {"life": 5}}}
 DIRECTED_MUTANTS = sorted(

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from palconf.adapter import EngineCommandError, ProcessEngine
 from palconf.cli import main
-from palconf.engine_options import (
+from palconf.engines.options import (
     DEFAULT_TIMEOUT,
     add_engine_options,
     make_engine,
     restart_count,
     timeout_seconds,
 )
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.engines.process import EngineCommandError, ProcessEngine
 
 from .harness import PY, SERVE, folder_of
 
@@ -113,7 +113,7 @@ def evil_engine(tmp_path: Path) -> str:
     path.write_text(
         textwrap.dedent(f"""\
         import sys
-        from oracle import Session
+        from palconf.oracle import Session
         from palconf.commands.serve import serve
 
         class Evil(Session):
@@ -137,7 +137,7 @@ def printed(capsys: pytest.CaptureFixture[str]) -> str:
 def test_run_prints_the_engine_name_escaped(
     evil_engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from palconf.cases import load_cases
+    from palconf.cases.loader import load_cases
 
     base = [c for c in load_cases() if c.keywords == ("base",)][:2]
     folder = folder_of(base, tmp_path / "cases")

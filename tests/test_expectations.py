@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from palconf.cases import Case
+from palconf.cases.loader import Case
 from palconf.core import Outcome, Result
-from palconf.expectations import Entry, Expectations, ExpectationsError
+from palconf.running.expectations import Entry, Expectations, ExpectationsError
 
 from .harness import broken, read_results, run_cli
 

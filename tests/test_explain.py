@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from palconf.cases import Case
+from palconf.cases.loader import Case
 from palconf.cli import main
-from palconf.transcript import read_transcript
+from palconf.explain.transcript import read_transcript
 
 from .harness import ENGINES, PY, ROOT
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from palconf.adapter import STDERR_LIMIT
-from palconf.cases import Case
+from palconf.cases.loader import Case
+from palconf.engines.process import STDERR_LIMIT
 
 from .harness import ENGINES, fingerprint, gone, read_results
 

@@ -15,11 +15,10 @@ import tomli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracle import Rules
-from oracle.model import Pump
-from palconf import case_checks as checks
-from palconf import cases as loader
 from palconf import paths
+from palconf.cases import checks, loader
+from palconf.oracle import Rules
+from palconf.oracle.model import Pump
 
 from .test_protocol_schemas import _paths
 

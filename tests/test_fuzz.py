@@ -15,18 +15,25 @@ from typing import Any
 
 import pytest
 
-from generators._games import play
-from generators.differential import Difference, format_difference, fuzz, relabel, run_game, simplify
-from generators.export import _keys, as_case_action, case_from_difference, write_case
-from generators.lockstep import diff_observed
-from oracle import Rules
-from palconf.adapter import ProcessEngine
-from palconf.cases import load_case
+from palconf.cases.loader import load_case
 from palconf.cli import main as cli_main
-from palconf.commands import fuzz as fuzz_command
+from palconf.commands import fuzz_campaign as fuzz_command
 from palconf.core import MISSING, Diff
-from palconf.engines import EngineCrash, OracleEngine
-from palconf.runner import run_case
+from palconf.engines.oracle_engine import EngineCrash, OracleEngine
+from palconf.engines.process import ProcessEngine
+from palconf.generators.differential import (
+    Difference,
+    format_difference,
+    fuzz,
+    relabel,
+    run_game,
+    simplify,
+)
+from palconf.generators.export import _keys, as_case_action, case_from_difference, write_case
+from palconf.generators.game import play
+from palconf.generators.lockstep import diff_observed
+from palconf.oracle import Rules
+from palconf.running.runner import run_case
 
 from .engines.misread import MISREADINGS
 

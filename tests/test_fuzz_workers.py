@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from generators.differential import fuzz, signature
-from generators.parallel import SEED_STRIDE, WorkerFailed, cpu_count, fuzz_parallel, shares
-from palconf.adapter import ProcessEngine
 from palconf.cli import main as cli_main
 from palconf.commands.fuzz import workers_count
 from palconf.core import MISSING, Diff
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.engines.process import ProcessEngine
+from palconf.generators.differential import fuzz, signature
+from palconf.generators.parallel import SEED_STRIDE, WorkerFailed, cpu_count, fuzz_parallel, shares
 
 ROOT = Path(__file__).resolve().parent.parent
 MISREAD = ROOT / "tests" / "engines" / "misread.py"
@@ -147,7 +147,7 @@ def test_fuzz_command_bad_workers(value: str, capsys: pytest.CaptureFixture[str]
 def test_the_hypofuzz_target_finds_a_misread_keyword(monkeypatch: pytest.MonkeyPatch) -> None:
     from hypothesis import Phase, settings
 
-    from generators import hypofuzz_target
+    from palconf.generators import hypofuzz_target
 
     from .engines.misread import MISREADINGS
 

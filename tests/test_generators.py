@@ -19,14 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import generators
-from generators import Game, actions, cards, games, states
-from generators._games import action_key, play
-from generators.profiles import EXAMPLES, load_profile, profile_name
-from oracle import Rules, Session, load_state
-from oracle.model import KEYWORD_IDS
-from oracle.rules import Refusal
-from palconf import cases
+from palconf import generators
+from palconf.cases import loader as cases
+from palconf.generators import Game, actions, cards, games, states
+from palconf.generators.game import action_key, play
+from palconf.generators.profiles import EXAMPLES, load_profile, profile_name
+from palconf.oracle import Rules, Session, load_state
+from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.rules import Refusal
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPERTY = settings(

@@ -12,10 +12,17 @@ from typing import Any
 import pytest
 import tomli
 
-import palconf.cases as loader
+import palconf.cases.loader as loader
 from palconf import paths
-from palconf.case_depth import MAX_DEPTH, may_be_too_deep, scan_lines, too_deep
-from palconf.cases import CaseLoadError, case_files, find_case_files, load_case, load_cases, locate
+from palconf.cases.depth import MAX_DEPTH, may_be_too_deep, scan_lines, too_deep
+from palconf.cases.loader import (
+    CaseLoadError,
+    case_files,
+    find_case_files,
+    load_case,
+    load_cases,
+    locate,
+)
 
 GOOD = """#:schema ../../palconf/schemas/case.schema.json
 id = "brave-sample"

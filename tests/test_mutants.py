@@ -10,11 +10,8 @@ from typing import Any
 
 import pytest
 
-from oracle.keywords import KEYWORDS
-from oracle.protocol import Session
-from oracle.rules import Rules
 from palconf import paths
-from palconf.cases import Case, build_case, load_cases
+from palconf.cases.loader import Case, build_case, load_cases
 from palconf.cli import main
 from palconf.mutants import Mutant, get, load_all, overridden_methods
 from palconf.mutants.sweep import (
@@ -30,9 +27,12 @@ from palconf.mutants.sweep import (
     touches,
     tracing_rules,
 )
+from palconf.oracle.keywords import KEYWORDS
+from palconf.oracle.protocol import Session
+from palconf.oracle.rules import Rules
 from palconf.registry import BASE
 from palconf.registry import load as load_registry
-from palconf.runner import Result
+from palconf.running.runner import Result
 
 MUTANTS = load_all()
 REGISTRY = load_registry()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from oracle import Rules, Session, StateError
+from palconf.oracle import Rules, Session, StateError
 
 
 def pal(

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from oracle import KEYWORDS, Refusal, Rules
-from oracle.keywords import Taunt
 from palconf import paths
-from palconf.cases import load_cases
+from palconf.cases.loader import load_cases
+from palconf.oracle import KEYWORDS, Refusal, Rules
+from palconf.oracle.keywords import Taunt
 from palconf.registry import load as load_registry
 
 #: The REASON table of docs/protocol.md, in order (a code may appear twice).

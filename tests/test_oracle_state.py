@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from oracle import Rules, Session, StateError, load_state
+from palconf.oracle import Rules, Session, StateError, load_state
 
 
 def pal(cid: str, power: int = 1000, **kw: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from palconf import __version__, paths
-from palconf.cases import case_files
+from palconf.cases.loader import case_files
 from palconf.registry import load as load_registry
 
 ROOT = Path(__file__).resolve().parent.parent

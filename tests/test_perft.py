@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
-from generators.perft import (
+from palconf.cli import main as cli_main
+from palconf.core import ProtocolViolation
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.generators.perft import (
     EngineNavigator,
     OracleNavigator,
     PositionError,
@@ -18,9 +21,6 @@ from generators.perft import (
     load_positions,
     perft,
 )
-from palconf.cli import main as cli_main
-from palconf.core import ProtocolViolation
-from palconf.engines import OracleEngine
 
 from .engines.misread import MISREADINGS
 

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from palconf.cases import Case
+from palconf.cases.loader import Case
+from palconf.cases.schema import Compiler
 from palconf.core.compare import canonical
-from palconf.engines import OracleEngine
-from palconf.protocol_schemas import (
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.engines.schemas import (
     SCHEMA_BASE,
     SchemaCompileError,
     check_reply_shape,
@@ -24,8 +25,7 @@ from palconf.protocol_schemas import (
     json_validator,
     schema_documents,
 )
-from palconf.runner import run_cases
-from palconf.schemacheck import Compiler
+from palconf.running.runner import run_cases
 
 #: the fixtures all_cases, oracle_results and small
 pytest_plugins = ["tests.harness_fixtures"]

@@ -3,7 +3,7 @@
 Each test runs pytest inside pytest (pytester) on a small cases folder copied from the corpus,
 against a deliberately wrong in-process engine (`BROKEN_ENGINE` below) or the broken engine
 process of tests/engines/broken.py. What the plugin reports is held against what
-`palconf.runner.run_case` says of the same cases with the same engine, so the tests check
+`palconf.running.runner.run_case` says of the same cases with the same engine, so the tests check
 the plugin's mapping, not numbers copied from a run.
 """
 
@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from palconf import paths
-from palconf.cases import case_files, load_cases
+from palconf.cases.loader import case_files, load_cases
 from palconf.core import BaseEngine, Engine, EngineCrash, EngineInfo, Outcome, Result
-from palconf.expectations import Expectations
 from palconf.registry import load as load_registry
-from palconf.runner import run_case
+from palconf.running.expectations import Expectations
+from palconf.running.runner import run_case
 
 pytest_plugins = ["pytester"]
 
@@ -52,8 +52,8 @@ SMALL = (
 
 #: A wrong engine, as an engine author's module would define it (written to a temp module).
 BROKEN_ENGINE = '''
-from oracle.rules import Rules
-from palconf.engines import OracleEngine
+from palconf.oracle.rules import Rules
+from palconf.engines.oracle_engine import OracleEngine
 
 
 class BrokenRules(Rules):
@@ -196,9 +196,10 @@ def collected_ids(result: pytest.RunResult) -> list[str]:
 
 def test_importing_the_plugin_imports_nothing_heavy() -> None:
     code = (
-        "import sys, palconf.pytest_plugin; "
-        "print(sorted(m for m in ('jsonschema', 'hypothesis', 'jinja2', 'oracle', "
-        "'palconf.engines', 'palconf.cases', 'palconf.runner', 'palconf.adapter', 'tomli') "
+        "import sys, palconf.plugin.hooks; "
+        "print(sorted(m for m in ('jsonschema', 'hypothesis', 'jinja2', 'palconf.oracle', "
+        "'palconf.engines.oracle_engine', 'palconf.cases.loader', 'palconf.running.runner', "
+        "'palconf.engines.process', 'tomli') "
         "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

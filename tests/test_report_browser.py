@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 from palconf import paths
-from palconf.cases import load_cases
+from palconf.cases.loader import load_cases
 from palconf.cli import main as cli
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
-from reports import build, write_report
-from reports.boards import load_suite
-from reports.results import read_results
-from reports.screenshot import VIEWPORTS, find_chromium, full_page, measure, render
+from palconf.reports import build, write_report
+from palconf.reports.boards import load_suite
+from palconf.reports.results import read_results
+from palconf.reports.screenshot import VIEWPORTS, find_chromium, full_page, measure, render
 
 from .test_reports import HOSTILE_NAME, WrongRules, run_to_file
 from .test_site import make_versions

@@ -21,25 +21,25 @@ from typing import Any, ClassVar
 import pytest
 from markupsafe import escape
 
-from oracle import Rules
-from oracle.keywords import KEYWORDS, Breakthrough, Nocturnal
-from oracle.model import CardState, GameState, KeywordInstance
-from oracle.rules import Refusal
 from palconf import paths
-from palconf.cases import Case, load_cases
+from palconf.cases.loader import Case, load_cases
 from palconf.cli import main as cli
 from palconf.core import MISSING, Diff, Outcome, Result
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.oracle import Rules
+from palconf.oracle.keywords import KEYWORDS, Breakthrough, Nocturnal
+from palconf.oracle.model import CardState, GameState, KeywordInstance
+from palconf.oracle.rules import Refusal
 from palconf.registry import load as load_registry
-from palconf.runner import run_cases
-from reports import build, write_report
-from reports.boards import board as _board
-from reports.compare import compare, render_text
-from reports.compare import render_markdown as compare_markdown
-from reports.html import render_html
-from reports.mutants import parse_mutants
-from reports.render import md_escape, show_json
-from reports.results import ResultsError, meta_line, parse_lines, read_results, run_meta
+from palconf.reports import build, write_report
+from palconf.reports.boards import board as _board
+from palconf.reports.compare import compare, render_text
+from palconf.reports.compare import render_markdown as compare_markdown
+from palconf.reports.html import render_html
+from palconf.reports.mutants import parse_mutants
+from palconf.reports.render import md_escape, show_json
+from palconf.reports.results import ResultsError, meta_line, parse_lines, read_results, run_meta
+from palconf.running.runner import run_cases
 
 # A name and a message an engine might send to break a report: HTML, Markdown table syntax,
 # a code span, a link, an entity, a newline and a control character.
@@ -747,7 +747,7 @@ def test_mutants_section(runs: dict[str, Any], tmp_path: Path) -> None:
 def test_templates_are_strict_and_autoescaped() -> None:
     from jinja2 import StrictUndefined, UndefinedError
 
-    from reports.render import environment
+    from palconf.reports.render import environment
 
     env = environment()
     assert env.undefined is StrictUndefined
@@ -1112,7 +1112,7 @@ def _versions(runs: dict[str, Any], tmp: Path) -> list[Path]:
 
 
 def test_keyword_bars_show_each_engines_rate(runs: dict[str, Any]) -> None:
-    from reports.charts import keyword_bars
+    from palconf.reports.charts import keyword_bars
 
     report = runs["report"]
     svg = str(keyword_bars(report.engines, report.keywords))
@@ -1131,7 +1131,7 @@ def test_keyword_bars_show_each_engines_rate(runs: dict[str, Any]) -> None:
 def test_history_lines_have_a_point_per_version_oldest_first(
     runs: dict[str, Any], tmp_path: Path
 ) -> None:
-    from reports.charts import histories
+    from palconf.reports.charts import histories
 
     files = _versions(runs, tmp_path)
     report = build([read_results(p) for p in files], load_registry())

@@ -10,10 +10,16 @@ from pathlib import Path
 import pytest
 
 from palconf import paths
-from palconf.cases import load_cases
+from palconf.authoring.rulesdiff import (
+    clause_hash,
+    diff_versions,
+    load_version,
+    parse_rules_text,
+    staleness,
+)
+from palconf.cases.loader import load_cases
 from palconf.cli import build_parser, main
 from palconf.registry import load as load_registry
-from palconf.rulesdiff import clause_hash, diff_versions, load_version, parse_rules_text, staleness
 
 from .test_loader import GOOD, write
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from palconf.cases import Case
+from palconf.cases.loader import Case
 from palconf.cli import main
-from palconf.terminal import Paint, Progress, progress_mode, use_color
+from palconf.running.terminal import Paint, Progress, progress_mode, use_color
 
 from .harness import ENGINES, PY, ROOT, read_results
 

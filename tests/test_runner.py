@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from oracle.rules import Refusal, Rules
-from palconf.cases import Case, load_cases
+from palconf.cases.loader import Case, load_cases
 from palconf.cli import main
 from palconf.core import (
     MISSING,
@@ -23,8 +22,9 @@ from palconf.core import (
     ProtocolViolation,
     compare,
 )
-from palconf.engines import OracleEngine
-from palconf.runner import RunStopped, run_case, run_cases
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.oracle.rules import Refusal, Rules
+from palconf.running.runner import RunStopped, run_case, run_cases
 
 from .harness import fingerprint
 from .test_loader import GOOD, write

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from palconf.cases import build_case
+from palconf.cases.loader import build_case
 from palconf.core import BaseEngine, EngineInfo, Outcome
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
-from palconf.runner import run_case
+from palconf.running.runner import run_case
 
 Hook = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from generators.export import ExportError, write_case
-from palconf.expectations import Expectations
-from palconf.safe_write import UnsafeWrite, write_text_atomic
+from palconf.core.safe_write import UnsafeWrite, write_text_atomic
+from palconf.generators.export import ExportError, write_case
+from palconf.running.expectations import Expectations
 
 CASE: dict[str, Any] = {
     "id": "fuzz-sample",

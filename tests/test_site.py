@@ -14,11 +14,11 @@ import pytest
 from markupsafe import escape
 
 from palconf import paths
-from palconf.cases import load_cases
+from palconf.cases.loader import load_cases
 from palconf.cli import main as cli
-from palconf.engines import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
-from reports.results import meta_line
+from palconf.reports.results import meta_line
 
 from .test_reports import HOSTILE_NAME, WrongRules, run_to_file
 

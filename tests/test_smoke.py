@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from palconf.cases import Case
+from palconf.cases.loader import Case
 from palconf.cli import main
-from palconf.smoke_data import STDERR_CHARS, STDERR_LINES, stderr_tail
+from palconf.engines.smoke_data import STDERR_CHARS, STDERR_LINES, stderr_tail
 
 from .harness import EXAMPLE, PY, SERVE, broken, folder_of, read_results, script
 

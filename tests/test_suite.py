@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from palconf import paths
-from palconf.cases import load_cases
+from palconf.authoring.lint import lint_cases
+from palconf.cases.loader import load_cases
 from palconf.cli import main
-from palconf.lint import lint_cases
 from palconf.registry import load as load_registry
 
 

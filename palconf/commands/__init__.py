@@ -7,10 +7,10 @@ import fnmatch
 import sys
 from pathlib import Path
 
-from .. import paths
-from ..cases import Case, CaseLoadError, load_cases
-from ..registry import Registry
-from ..registry import load as load_registry
+from palconf import paths
+from palconf.cases.loader import Case, CaseLoadError, load_cases
+from palconf.registry import Registry
+from palconf.registry import load as load_registry
 
 
 def add_case_options(p: argparse.ArgumentParser) -> None:
@@ -48,7 +48,7 @@ def add_case_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_display_options(p: argparse.ArgumentParser) -> None:
-    from ..terminal import COLOR_MODES, PROGRESS_MODES
+    from palconf.running.terminal import COLOR_MODES, PROGRESS_MODES
 
     p.add_argument(
         "--color",
@@ -156,7 +156,7 @@ def warn_stale(cases: list[Case], registry: Registry) -> int:
     """Warn (on stderr) about cases whose cited clauses changed since they were blessed, or
     are gone from the current rules; return how many. Cases never blessed are left to
     `palconf lint` and `palconf rules status`."""
-    from ..rulesdiff import staleness
+    from palconf.authoring.rulesdiff import staleness
 
     flagged = [s for s in (staleness(c, registry) for c in cases) if s.stale or s.orphaned]
     for s in flagged[:10]:

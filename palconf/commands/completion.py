@@ -46,7 +46,7 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from ..cli import build_parser
+    from palconf.cli import build_parser
 
     print(shtab.complete(build_parser(), shell=args.shell), end="")
     return 0

@@ -8,9 +8,9 @@ from typing import Any
 
 import tomli
 
-from .. import paths
-from ..lint import interaction_pairs, pair_cases, pair_key
-from . import add_case_options, registry_or_exit, select_cases
+from palconf import paths
+from palconf.authoring.lint import interaction_pairs, pair_cases, pair_key
+from palconf.commands import add_case_options, registry_or_exit, select_cases
 
 MIN_CASES = 6
 MATRIX = "interactions.toml"

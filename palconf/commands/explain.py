@@ -10,20 +10,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import paths
-from ..adapter import EngineCommandError
-from ..board import render_board
-from ..cases import Case, CaseLoadError, load_cases
-from ..core import EngineFault, Result, terminal_safe
-from ..core.compare import show
-from ..engine_options import add_engine_options, make_engine
-from ..engines import OracleEngine
-from ..explain import StepView, explain_steps
-from ..registry import Registry
-from ..runner import run_case
-from ..terminal import Paint, use_color
-from ..transcript import Recorder
-from . import add_display_options, case_file, registry_or_exit
+from palconf import paths
+from palconf.cases.loader import Case, CaseLoadError, load_cases
+from palconf.commands import add_display_options, case_file, registry_or_exit
+from palconf.core import EngineFault, Result, terminal_safe
+from palconf.core.compare import show
+from palconf.engines.options import add_engine_options, make_engine
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.engines.process import EngineCommandError
+from palconf.explain.board import render_board
+from palconf.explain.side_by_side import StepView, explain_steps
+from palconf.explain.transcript import Recorder
+from palconf.registry import Registry
+from palconf.running.runner import run_case
+from palconf.running.terminal import Paint, use_color
 
 LIMIT = 2000
 

@@ -17,28 +17,11 @@ The same `--seed` gives the same run (no example database is read unless `--data
 from __future__ import annotations
 
 import argparse
-import functools
-import importlib
 import sys
-import time
 from pathlib import Path
-from typing import IO, Any
 
-import tomli_w
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
-
-from generators._edges import EDGE_NAMES
-from generators.differential import REASONS, Difference, FuzzReport, format_difference, fuzz
-from generators.export import ExportError, case_from_difference, write_case
-from generators.formatting import format_hits
-from generators.parallel import WorkerFailed, cpu_count, fuzz_parallel
-
-from ..adapter import EngineCommandError
-from ..core import Engine, EngineFault, Outcome, terminal_safe
-from ..engine_options import add_engine_options, make_engine
-from ..engines import OracleEngine
-
-PROGRESS_EVERY = 2.0  # seconds between progress lines
+from palconf.engines.options import add_engine_options
+from palconf.engines.processes import cpu_count
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -155,45 +138,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=main)
 
 
-class Progress:
-    """Progress lines on stderr, at most one every PROGRESS_EVERY seconds (plus events)."""
-
-    def __init__(
-        self, total: int, out: IO[str], enabled: bool = True, every: float | None = None
-    ) -> None:
-        self.total, self.out, self.enabled = total, out, enabled
-        self.every = PROGRESS_EVERY if every is None else every
-        self.last = time.monotonic()
-        self.started = self.last
-
-    def __call__(self, report: FuzzReport, event: str) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if event == "found":
-            print(
-                f"fuzz: difference found at example {report.examples}; shrinking it …",
-                file=self.out,
-                flush=True,
-            )
-            self.last = now
-            return
-        if now - self.last < self.every:
-            return
-        self.last = now
-        rate = report.actions / max(now - self.started, 1e-9)
-        if event == "shrinking":
-            what = f"shrinking: {report.examples} example(s)"
-        else:
-            what = f"{report.examples} example(s) of {self.total}"
-        found = f", {len(report.differences)} difference(s)" if report.differences else ""
-        print(
-            f"fuzz: {what}, {report.actions} action(s) compared ({rate:.0f}/s){found}",
-            file=self.out,
-            flush=True,
-        )
-
-
 def workers_count(text: str) -> int:
     """The type of `--workers`: a whole number, 1 or more, or `auto` (the cores)."""
     if text.strip().lower() == "auto":
@@ -207,31 +151,6 @@ def workers_count(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
-
-
-class DatabaseError(Exception):
-    pass
-
-
-def open_database(spec: str) -> ExampleDatabase:
-    """`--database`: a folder, or `redis://HOST:PORT/N` (checked with a PING)."""
-    if not spec.startswith(("redis://", "rediss://", "unix://")):
-        return DirectoryBasedExampleDatabase(spec)
-    try:  # imported by name: an optional extra, not installed everywhere (mypy included)
-        redis: Any = importlib.import_module("redis")
-        extra: Any = importlib.import_module("hypothesis.extra.redis")
-    except ImportError:
-        raise DatabaseError(
-            f"--database {spec}: a Redis database needs the `redis` package: "
-            f"pip install 'palconf[redis]' (or: pip install redis)"
-        ) from None
-    try:
-        client = redis.Redis.from_url(spec, socket_connect_timeout=5, socket_timeout=30)
-        client.ping()
-    except (redis.RedisError, ValueError) as e:
-        raise DatabaseError(f"--database {spec}: cannot reach the Redis server: {e}") from None
-    database: ExampleDatabase = extra.RedisExampleDatabase(client)
-    return database
 
 
 def check_args(args: argparse.Namespace) -> str | None:
@@ -251,245 +170,11 @@ def check_args(args: argparse.Namespace) -> str | None:
     return None
 
 
-def verify_export(path: Path, engine: Engine) -> list[str]:
-    """Run the exported case on the oracle and on the engine; say what happened."""
-    from ..cases import load_case
-    from ..runner import run_case
-
-    case, errors = load_case(path)
-    if case is None:
-        return [f"the exported case does not load: {e}" for e in errors]
-    oracle = OracleEngine()
-    oracle.start()
-    on_oracle = run_case(oracle, case)
-    try:
-        engine.restart()
-        on_engine = run_case(engine, case)
-    except EngineFault as e:
-        return [
-            f"on the oracle: {on_oracle.outcome}",
-            f"on the engine: error ({terminal_safe(e.message, 300)})",
-        ]
-    lines = [
-        f"on the oracle: {on_oracle.outcome}"
-        + (
-            ""
-            if on_oracle.outcome == Outcome.PASS
-            else f" ({on_oracle.message}) — a bug of the exporter, please report it"
-        ),
-        f"on the engine: {on_engine.outcome}"
-        + (f" ({terminal_safe(on_engine.message, 160)})" if on_engine.message else ""),
-    ]
-    if on_engine.outcome == Outcome.PASS:
-        lines.append(
-            "the case passes on the engine too: the engine's LEGAL list disagrees "
-            "with what it accepts; review the difference above"
-        )
-    return lines
-
-
-def print_stderr_tail(stderr: str) -> None:
-    """The last lines of an engine's stderr, after a message that it broke."""
-    if stderr:
-        lines = ("    | " + terminal_safe(line, 200) for line in stderr.splitlines()[-5:])
-        print("  engine stderr (last lines):\n" + "\n".join(lines), file=sys.stderr)
-
-
 def main(args: argparse.Namespace) -> int:
     problem = check_args(args)
     if problem:
         print(f"palconf fuzz: {problem}", file=sys.stderr)
         return 2
-    database = None
-    if args.database is not None:
-        try:
-            database = open_database(args.database)
-        except DatabaseError as e:
-            print(f"palconf fuzz: {terminal_safe(str(e), 2000)}", file=sys.stderr)
-            return 2
-    if args.workers > 1:
-        return main_parallel(args)
-    try:
-        engine = make_engine(args)
-        info = engine.start()
-    except EngineCommandError as e:
-        print(f"palconf fuzz: {terminal_safe(e.message, 2000)}", file=sys.stderr)
-        return 2
-    except EngineFault as e:
-        print(
-            f"palconf fuzz: cannot start the engine: {terminal_safe(e.message, 2000)}",
-            file=sys.stderr,
-        )
-        print_stderr_tail(e.stderr)
-        return 2
-    legal = "legal" in info.commands
-    print(
-        f"palconf fuzz: engine {terminal_safe(info.name, 200)} "
-        f"{terminal_safe(info.version, 100)}; "
-        f"{args.examples} game(s), seed {args.seed}, {args.max_actions // 2} to "
-        f"{args.max_actions} action(s) each; comparing verdicts, reasons, OBSERVED"
-        + (", LEGAL" if legal else " (the engine offers no `legal`)")
-    )
-    progress = Progress(args.examples, sys.stderr, enabled=not args.quiet)
-    try:
-        report = fuzz(
-            engine,
-            examples=args.examples,
-            seed=args.seed,
-            max_actions=args.max_actions,
-            database=database,
-            progress=progress,
-            setup_share=args.setup_share,
-            probe_share=args.probe_share,
-            max_differences=args.max_differences,
-            directed=args.directed,
-        )
-        status = finish(args, engine, report)
-        print()
-        print(format_hits(report.hits, REASONS, EDGE_NAMES))
-        return status
-    except EngineFault as e:  # a restart after a crash failed: the run cannot go on
-        print(
-            f"palconf fuzz: the engine cannot be restarted: {terminal_safe(e.message, 2000)}",
-            file=sys.stderr,
-        )
-        return 2
-    finally:
-        engine.close()
+    from palconf.commands.fuzz_campaign import run
 
-
-def main_parallel(args: argparse.Namespace) -> int:
-    """`--workers N` above 1: N processes, each with its own engine (generators.parallel);
-    the parent starts one more only to write a transcript or check an exported case."""
-    print(
-        f"palconf fuzz: {args.workers} worker(s), each with its own engine "
-        f"({terminal_safe(args.engine_cmd, 200)}); {args.examples} game(s) in all, seed "
-        f"{args.seed}, {args.max_actions // 2} to {args.max_actions} action(s) each"
-    )
-    progress = Progress(args.examples, sys.stderr, enabled=not args.quiet)
-    spec = args.database
-    try:
-        report = fuzz_parallel(
-            functools.partial(make_engine, args),
-            workers=args.workers,
-            examples=args.examples,
-            seed=args.seed,
-            directed=args.directed,
-            max_differences=args.max_differences,
-            database_factory=None if spec is None else functools.partial(open_database, spec),
-            progress=progress,
-            max_actions=args.max_actions,
-            setup_share=args.setup_share,
-            probe_share=args.probe_share,
-        )
-    except WorkerFailed as e:
-        print(
-            f"palconf fuzz: worker {e.worker}: {terminal_safe(e.message, 2000)}; the other "
-            f"workers were stopped",
-            file=sys.stderr,
-        )
-        print_stderr_tail(e.stderr)
-        return 2
-    engine = make_engine(args)
-    try:
-        if report.differences and (args.export is not None or args.transcript is not None):
-            try:
-                engine.start()
-            except EngineFault as e:
-                print(
-                    f"palconf fuzz: cannot start the engine to write the difference: "
-                    f"{terminal_safe(e.message, 2000)}",
-                    file=sys.stderr,
-                )
-                return 2
-        status = finish(args, engine, report)
-        print()
-        print(format_hits(report.hits, REASONS, EDGE_NAMES))
-        return status
-    except EngineFault as e:
-        print(f"palconf fuzz: the engine failed: {terminal_safe(e.message, 2000)}", file=sys.stderr)
-        return 2
-    finally:
-        engine.close()
-
-
-def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
-    compared = report.examples - report.skipped
-    rate = report.actions / report.seconds if report.seconds else 0.0
-    if report.difference is None:
-        if compared == 0:
-            print(
-                f"palconf fuzz: nothing compared: the engine answered `unsupported` to all "
-                f"{report.skipped} board(s)",
-                file=sys.stderr,
-            )
-            return 2
-        print(
-            f"palconf fuzz: no difference in {compared} game(s), {report.actions} action(s) "
-            f"compared in {report.seconds:.1f} s ({rate:.0f}/s)"
-            + (f"; {report.skipped} board(s) skipped as unsupported" if report.skipped else "")
-        )
-        return 0
-    for k, diff in enumerate(report.differences, start=1):
-        if len(report.differences) > 1:
-            print(f"\n=== difference {k} of {len(report.differences)}")
-        _show_difference(args, engine, report, diff, k)  # a file it cannot write: said
-    if len(report.differences) > 1:
-        print(
-            f"\npalconf fuzz: {len(report.differences)} distinct difference(s) in "
-            f"{report.examples} game(s)"
-        )
-    return 1
-
-
-def _numbered(path: Path, k: int) -> Path:
-    """`path` for the first difference, `stem-k.suffix` for the k-th."""
-    return path if k == 1 else path.with_name(f"{path.stem}-{k}{path.suffix}")
-
-
-def _show_difference(
-    args: argparse.Namespace, engine: Engine, report: FuzzReport, diff: Difference, k: int
-) -> bool:
-    """Print the k-th difference, write its transcript and case if asked; False when one of
-    those could not be written."""
-    board = tomli_w.dumps({"setup": diff.game.state})
-    print()
-    print(format_difference(diff, board=board))
-    print()
-    if report.flaky:
-        print(
-            "palconf fuzz: the difference did not repeat when the game was replayed (a "
-            "nondeterministic engine?); shown is the last one seen"
-        )
-    if k == 1:
-        print(
-            f"palconf fuzz: difference found at example {report.first_found_at} of "
-            f"{args.examples} (seed {args.seed}); shrunk to {len(diff.game.steps)} action(s)"
-        )
-    if args.transcript is not None:
-        from ..transcript import record_game
-
-        path = _numbered(args.transcript, k)
-        note = f"palconf fuzz --seed {args.seed}: {diff.kind} after step {diff.step}"
-        transcript = record_game(engine, diff.game.state, diff.game.actions, note=note)
-        try:
-            transcript.write(path)
-        except OSError as e:
-            print(f"palconf fuzz: cannot write {path}: {e}", file=sys.stderr)
-            return False
-        print(
-            f"palconf fuzz: wrote the engine's exchange to {path}; replay it "
-            f"with: palconf replay {path} [--engine-cmd CMD], or pipe "
-            f"`palconf replay {path} --requests` into the engine"
-        )
-    if args.export is not None:
-        try:
-            case = case_from_difference(diff, seed=args.seed)
-            written = write_case(case, args.export, overwrite=args.overwrite)
-        except (ExportError, OSError) as e:
-            print(f"palconf fuzz: cannot export the case: {e}", file=sys.stderr)
-            return False
-        print(f"palconf fuzz: exported {written}")
-        for line in verify_export(written, engine):
-            print(f"  {line}")
-    return True
+    return run(args)

@@ -1,14 +1,14 @@
-"""`palconf lint`: the suite's own checks (palconf.lint)."""
+"""`palconf lint`: the suite's own checks (palconf.authoring.lint)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from .. import paths
-from ..lint import lint_cases
-from ..rulesdiff import staleness
-from . import add_case_options, add_strict_option, registry_or_exit, select_cases
+from palconf import paths
+from palconf.authoring.lint import lint_cases
+from palconf.authoring.rulesdiff import staleness
+from palconf.commands import add_case_options, add_strict_option, registry_or_exit, select_cases
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

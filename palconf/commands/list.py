@@ -12,10 +12,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..cases import Case
-from ..core import terminal_safe
-from ..registry import BASE, PROTOCOL, Registry
-from . import add_case_options, registry_or_exit, select_cases
+from palconf.cases.loader import Case
+from palconf.commands import add_case_options, registry_or_exit, select_cases
+from palconf.core import terminal_safe
+from palconf.registry import BASE, PROTOCOL, Registry
 
 WHAT = ("cases", "keywords", "clauses")
 

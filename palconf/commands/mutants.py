@@ -15,12 +15,13 @@ import shlex
 import sys
 from collections.abc import Callable
 
-from .. import mutants as mutant_registry
-from ..adapter import EngineCommandError, split_command
-from ..core import Engine
-from ..engine_options import PLACEHOLDER, add_engine_options, make_engine
-from ..mutants import Mutant
-from ..mutants.sweep import (
+from palconf import mutants as mutant_registry
+from palconf.commands import add_case_options, registry_or_exit, select_cases
+from palconf.core import Engine
+from palconf.engines.options import PLACEHOLDER, add_engine_options, make_engine
+from palconf.engines.process import EngineCommandError, split_command
+from palconf.mutants import Mutant
+from palconf.mutants.sweep import (
     Sweep,
     cover,
     in_process,
@@ -31,8 +32,7 @@ from ..mutants.sweep import (
     thin_clauses,
     to_json,
 )
-from ..registry import Registry
-from . import add_case_options, registry_or_exit, select_cases
+from palconf.registry import Registry
 
 SHOWN_KILLERS = 3
 

@@ -12,8 +12,11 @@ import argparse
 import sys
 import time
 
-from generators.formatting import show
-from generators.perft import (
+from palconf.core import Engine, EngineFault, terminal_safe
+from palconf.engines.options import add_engine_options, make_engine
+from palconf.engines.process import EngineCommandError
+from palconf.generators.formatting import show
+from palconf.generators.perft import (
     MAX_DEPTH,
     EngineDisagrees,
     EngineNavigator,
@@ -25,10 +28,6 @@ from generators.perft import (
     load_positions,
     perft,
 )
-
-from ..adapter import EngineCommandError
-from ..core import Engine, EngineFault, terminal_safe
-from ..engine_options import add_engine_options, make_engine
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..adapter import EngineCommandError
-from ..core import MISSING, Engine, EngineFault, terminal_safe
-from ..engine_options import add_engine_options, make_engine
-from ..terminal import Paint, use_color
-from ..transcript import Entry, TranscriptError, read_transcript, reply_diffs
-from . import add_display_options
+from palconf.commands import add_display_options
+from palconf.core import MISSING, Engine, EngineFault, terminal_safe
+from palconf.engines.options import add_engine_options, make_engine
+from palconf.engines.process import EngineCommandError
+from palconf.explain.transcript import Entry, TranscriptError, read_transcript, reply_diffs
+from palconf.running.terminal import Paint, use_color
 
 SHOW = 160  # characters of a request or reply shown on one line
 

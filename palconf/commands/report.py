@@ -20,11 +20,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..run_output import write_report
-from . import registry_or_exit
+from palconf.commands import registry_or_exit
+from palconf.running.output import write_report
 
 if TYPE_CHECKING:  # reports is imported when a report is made, not for every palconf command
-    from reports.results import ResultsFile
+    from palconf.reports.results import ResultsFile
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,7 +78,7 @@ def _fail(message: str) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    from reports.results import ResultsError, read_results
+    from palconf.reports.results import ResultsError, read_results
 
     try:
         if args.compare:
@@ -98,7 +98,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def compare_main(args: argparse.Namespace, old: ResultsFile, new: ResultsFile) -> int:
-    from reports.compare import compare, render_markdown, render_text
+    from palconf.reports.compare import compare, render_markdown, render_text
 
     c = compare(old, new)
     if args.format == "json":

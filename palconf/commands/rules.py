@@ -12,11 +12,8 @@ from pathlib import Path
 
 import tomli_w
 
-from .. import paths
-from ..cases import Case, CaseLoadError, load_cases
-from ..registry import Registry
-from ..registry import load as load_registry
-from ..rulesdiff import (
+from palconf import paths
+from palconf.authoring.rulesdiff import (
     RulesDiff,
     Staleness,
     bless_text,
@@ -26,7 +23,10 @@ from ..rulesdiff import (
     parse_rules_text,
     staleness,
 )
-from . import add_case_options, registry_or_exit, select_cases
+from palconf.cases.loader import Case, CaseLoadError, load_cases
+from palconf.commands import add_case_options, registry_or_exit, select_cases
+from palconf.registry import Registry
+from palconf.registry import load as load_registry
 
 CASES_HELP = "the cases folder (default: the project's cases/)"
 

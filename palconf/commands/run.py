@@ -9,23 +9,9 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from .. import paths
-from ..adapter import EngineCommandError
-from ..cases import Case
-from ..core import EngineFault, Outcome, Result, terminal_safe
-from ..engine_options import add_engine_options, make_engine, restart_count
-from ..expectations import Expectations, ExpectationsError
-from ..run_output import (
-    Resumed,
-    ResumeError,
-    read_for_resume,
-    report_after_run,
-    write_meta_line,
-)
-from ..runner import DEFAULT_MAX_RESTARTS, RunStopped, run_cases
-from ..summary import render_table, skip_reasons, verdict_line
-from ..terminal import Paint, Progress, progress_mode, use_color
-from . import (
+from palconf import paths
+from palconf.cases.loader import Case
+from palconf.commands import (
     add_case_options,
     add_display_options,
     add_strict_option,
@@ -34,6 +20,20 @@ from . import (
     select_cases,
     warn_stale,
 )
+from palconf.core import EngineFault, Outcome, Result, terminal_safe
+from palconf.engines.options import add_engine_options, make_engine, restart_count
+from palconf.engines.process import EngineCommandError
+from palconf.running.expectations import Expectations, ExpectationsError
+from palconf.running.output import (
+    Resumed,
+    ResumeError,
+    read_for_resume,
+    report_after_run,
+    write_meta_line,
+)
+from palconf.running.runner import DEFAULT_MAX_RESTARTS, RunStopped, run_cases
+from palconf.running.summary import render_table, skip_reasons, verdict_line
+from palconf.running.terminal import Paint, Progress, progress_mode, use_color
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import IO
 
-from oracle import Session
+from palconf.oracle import Session
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8: bad-json, no crash
         sys.stdin.reconfigure(errors="replace")
     if getattr(args, "mutant", None):
-        from .. import mutants
+        from palconf import mutants
 
         try:
             m = mutants.get(args.mutant)

@@ -16,8 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..safe_write import write_text_atomic
-from . import registry_or_exit
+from palconf.commands import registry_or_exit
+from palconf.core.safe_write import write_text_atomic
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,9 +41,9 @@ def _fail(message: str) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    from reports.boards import load_suite
-    from reports.results import ResultsError
-    from reports.site import read_folder, site_pages
+    from palconf.reports.boards import load_suite
+    from palconf.reports.results import ResultsError
+    from palconf.reports.site import read_folder, site_pages
 
     registry = registry_or_exit()
     try:

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from ..adapter import EngineCommandError, ProcessEngine
-from ..core import EngineFault, compare, state_changes, terminal_safe
-from ..engine_options import add_engine_options, make_engine
-from ..protocol_schemas import check_reply_shape, json_validator
-from ..smoke_data import (
+from palconf.core import EngineFault, compare, state_changes, terminal_safe
+from palconf.engines.options import add_engine_options, make_engine
+from palconf.engines.process import EngineCommandError, ProcessEngine
+from palconf.engines.schemas import check_reply_shape, json_validator
+from palconf.engines.smoke_data import (
     ACCEPTED,
     LIMIT,
     OBSERVED,

@@ -10,8 +10,8 @@ It imports nothing else of palconf, no jsonschema and no Hypothesis: the oracle'
 (`oracle/`) and this one are the two floors everything else stands on.
 """
 
-from .compare import MISSING, Diff, Missing, compare, legal_diffs, state_changes
-from .engine import (
+from palconf.core.compare import MISSING, Diff, Missing, compare, legal_diffs, state_changes
+from palconf.core.engine import (
     BaseEngine,
     Engine,
     EngineCrash,
@@ -27,8 +27,8 @@ from .engine import (
     parse_hello,
     setup,
 )
-from .outcomes import FAILED, PASSED, Outcome, Result, Tally
-from .text import terminal_safe, without_surrogates
+from palconf.core.outcomes import FAILED, PASSED, Outcome, Result, Tally
+from palconf.core.text import terminal_safe, without_surrogates
 
 __all__ = [
     "FAILED",

@@ -1,7 +1,7 @@
 """The engine interface, its faults, and the helpers that send one request and check the reply.
 
 Every engine speaks protocol v1 as `request(msg) -> reply` (docs/protocol.md): the oracle
-in-process (`palconf.engines.OracleEngine`), a child process (`palconf.adapter.ProcessEngine`),
+in-process (`palconf.engines.OracleEngine`), a child process (`palconf.engines.ProcessEngine`),
 a Python object behind the pytest plugin. A broken engine raises an `EngineFault`; whoever
 drives it (the runner, the fuzzer, perft, smoke) records it as an `error` or `timeout` of
 the case at hand, restarts the engine and goes on.
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
+
+from palconf.core.errors import PalconfError
 
 #: The fields every OBSERVED has (`P-observed`).
 OBSERVED_KEYS = (
@@ -26,7 +28,11 @@ OBSERVED_KEYS = (
 )
 
 
-class EngineFault(Exception):
+#: Seconds to wait for each reply of an engine unless told otherwise (`--timeout`).
+DEFAULT_TIMEOUT = 10.0
+
+
+class EngineFault(PalconfError):
     """The engine broke: crashed, hung, or answered outside the protocol."""
 
     outcome = "error"

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .compare import Diff
+from palconf.core.compare import Diff
 
 #: The group of a case that cites no section-12 clause and no protocol rule.
 BASE = "base"
@@ -89,7 +89,7 @@ class Result:
     diffs: tuple[Diff, ...] = ()
     stderr: str = ""
     engine: str = ""
-    # set by an expectations file (palconf.expectations):
+    # set by an expectations file (palconf.running.expectations):
     actual: str = ""  # the engine's own outcome when it was turned into xfail / xpass
     expected: tuple[str, ...] = ()  # the outcomes the file lists for the case
     note: str = ""  # the listing's note and link

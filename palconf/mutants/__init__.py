@@ -31,11 +31,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeVar
 
-from oracle.keywords import KEYWORDS, Keyword
-from oracle.rules import Rules
-
-from ..core.outcomes import PROTOCOL, PROTOCOL_PREFIX
-from ..registry import BASE
+from palconf.core.outcomes import PROTOCOL, PROTOCOL_PREFIX
+from palconf.oracle.keywords import KEYWORDS, Keyword
+from palconf.oracle.rules import Rules
+from palconf.registry import BASE
 
 #: The modules that define mutants, in the order `palconf mutants` lists them.
 MODULES = (

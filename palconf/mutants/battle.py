@@ -7,12 +7,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from oracle.keywords import Battle, BattleTrigger, Breakthrough, Retaliate
-from oracle.model import CardState, GameState, KeywordInstance
-from oracle.rules import Pending, Rules
-
-from . import keyword_mutant, mutant
-from .pumps import first_instance
+from palconf.mutants import keyword_mutant, mutant
+from palconf.mutants.pumps import first_instance
+from palconf.oracle.keywords import Battle, BattleTrigger, Breakthrough, Retaliate
+from palconf.oracle.model import CardState, GameState, KeywordInstance
+from palconf.oracle.rules import Pending, Rules
 
 # ---------------------------------------------------------------- battle (B-15)
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from oracle.keywords import Stealth
-from oracle.model import CardState, GameState
-from oracle.rules import Pending, Refusal, Rules
-
-from . import keyword_mutant, mutant
+from palconf.mutants import keyword_mutant, mutant
+from palconf.oracle.keywords import Stealth
+from palconf.oracle.model import CardState, GameState
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- the block step (B-13)
 

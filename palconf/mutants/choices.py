@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from oracle.model import CardState, Effect, GameState
-from oracle.rules import Pending, Refusal, Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.model import CardState, Effect, GameState
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- choices (B-17, B-19), B-7
 

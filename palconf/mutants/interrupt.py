@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from oracle.model import Attack, CardState, GameState
-from oracle.rules import Pending, Refusal, Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.model import Attack, CardState, GameState
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 
 @mutant(

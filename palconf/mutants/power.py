@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.keywords import Battle, BattleTrigger, Nocturnal
-from oracle.model import CardState, GameState, KeywordInstance, Player
-from oracle.rules import Pending, Rules
-
-from . import keyword_mutant, mutant
-from .pumps import first_instance
+from palconf.mutants import keyword_mutant, mutant
+from palconf.mutants.pumps import first_instance
+from palconf.oracle.keywords import Battle, BattleTrigger, Nocturnal
+from palconf.oracle.model import CardState, GameState, KeywordInstance, Player
+from palconf.oracle.rules import Pending, Rules
 
 # ---------------------------------------------------------------- Nocturnal (nocturnal.1–2)
 

@@ -13,10 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from oracle.model import CardState, GameState, Player, other
-from oracle.rules import Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.model import CardState, GameState, Player, other
+from palconf.oracle.rules import Rules
 
 
 def _key(action: Mapping[str, Any]) -> str:

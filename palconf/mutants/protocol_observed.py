@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from oracle.model import GameState, Player
-from oracle.rules import Pending, Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.model import GameState, Player
+from palconf.oracle.rules import Pending, Rules
 
 
 @mutant(

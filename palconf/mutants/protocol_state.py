@@ -15,10 +15,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from oracle.model import KEYWORD_NAMES, CardState, GameState, StateError
-from oracle.rules import Pending, Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.model import KEYWORD_NAMES, CardState, GameState, StateError
+from palconf.oracle.rules import Pending, Rules
 
 PLAYER_ZONES = ("hand", "battle", "structures", "graveyard")
 #: The effect ops and ability timings the protocol page lists.

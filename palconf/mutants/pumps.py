@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from oracle.keywords import Brave, Serious
-from oracle.model import CardState, Effect, GameState, KeywordInstance, Pump
-from oracle.rules import Pending, Rules
-
-from . import keyword_mutant, mutant
+from palconf.mutants import keyword_mutant, mutant
+from palconf.oracle.keywords import Brave, Serious
+from palconf.oracle.model import CardState, Effect, GameState, KeywordInstance, Pump
+from palconf.oracle.rules import Pending, Rules
 
 
 def first_instance(card: CardState, instance: KeywordInstance) -> bool:

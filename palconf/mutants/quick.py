@@ -7,11 +7,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from oracle.keywords import Quick
-from oracle.model import CardState, GameState, other
-from oracle.rules import Pending, Refusal, Rules
-
-from . import keyword_mutant, mutant
+from palconf.mutants import keyword_mutant, mutant
+from palconf.oracle.keywords import Quick
+from palconf.oracle.model import CardState, GameState, other
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- Quick (quick.1–3)
 

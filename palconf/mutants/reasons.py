@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from oracle.checks import ID_FIELDS
-from oracle.model import GameState
-from oracle.rules import Refusal, Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.checks import ID_FIELDS
+from palconf.oracle.model import GameState
+from palconf.oracle.rules import Refusal, Rules
 
 
 def _first(refusals: Iterable[Refusal], reason: str, over: tuple[str, ...]) -> Iterator[Refusal]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.rules import Refusal, Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.rules import Refusal, Rules
 
 
 @mutant(

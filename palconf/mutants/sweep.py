@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cases import Case
-from ..core import Result
-from ..engines import Engine, EngineFault, OracleEngine
-from ..registry import BASE, Registry
-from ..runner import RunStopped, run_case, run_cases
-from . import Mutant
-from .tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
+from palconf.cases.loader import Case
+from palconf.core import Result
+from palconf.engines.oracle_engine import Engine, EngineFault, OracleEngine
+from palconf.mutants import Mutant
+from palconf.mutants.tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
+from palconf.registry import BASE, Registry
+from palconf.running.runner import RunStopped, run_case, run_cases
 
 __all__ = [
     "KILLING",

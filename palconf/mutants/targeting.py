@@ -7,11 +7,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from oracle.keywords import Assault, Taunt
-from oracle.model import CardState, GameState, KeywordInstance, other
-from oracle.rules import Pending, Refusal, Rules
-
-from . import keyword_mutant, mutant
+from palconf.mutants import keyword_mutant, mutant
+from palconf.oracle.keywords import Assault, Taunt
+from palconf.oracle.model import CardState, GameState, KeywordInstance, other
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 
 def taunt_count(card: CardState) -> int:

@@ -24,11 +24,10 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any
 
-from oracle.keywords import KEYWORDS
-from oracle.model import CardState, GameState
-from oracle.rules import Pending, Refusal, Rules
-
-from . import Mutant
+from palconf.mutants import Mutant
+from palconf.oracle.keywords import KEYWORDS
+from palconf.oracle.model import CardState, GameState
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 #: Methods of `Rules` that change neither their arguments, nor the game, nor the `Rules`
 #: object: what they answer (a value, or a refusal) is all they do, so a probe need not copy

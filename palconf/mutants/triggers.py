@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from oracle.model import CardState, Effect, GameState, other
-from oracle.rules import Pending, Refusal, Rules
-
-from . import mutant
+from palconf.mutants import mutant
+from palconf.oracle.model import CardState, Effect, GameState, other
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- On Deploy (on-deploy.1–2)
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from oracle.keywords import Vigilance
-from oracle.model import PLAYERS, CardState, Effect, GameState, KeywordInstance, other
-from oracle.rules import Pending, Rules
-
-from . import keyword_mutant, mutant
+from palconf.mutants import keyword_mutant, mutant
+from palconf.oracle.keywords import Vigilance
+from palconf.oracle.model import PLAYERS, CardState, Effect, GameState, KeywordInstance, other
+from palconf.oracle.rules import Pending, Rules
 
 # ---------------------------------------------------------------- end of turn (B-6)
 

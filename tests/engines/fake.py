@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from oracle import Session
+from palconf.oracle import Session
 
 #: kind → what the engine does (at the armed request unless said otherwise)
 KINDS: dict[str, str] = {

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 from typing import ClassVar
 
-from oracle import Rules, Session
-from oracle.keywords import KEYWORDS, Assault, Nocturnal, Stealth
-from oracle.model import CardState, GameState
+from palconf.oracle import Rules, Session
+from palconf.oracle.keywords import KEYWORDS, Assault, Nocturnal, Stealth
+from palconf.oracle.model import CardState, GameState
 
 
 class Nocturnal200(Nocturnal):

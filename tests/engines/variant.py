@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from oracle import Session  # noqa: E402
+from palconf.oracle import Session  # noqa: E402
 
 
 def main() -> int:

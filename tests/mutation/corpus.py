@@ -3,7 +3,7 @@
 mutmut runs pytest on this module (copied into its work folder as `test_corpus.py`; under its
 own name pytest's default patterns do not collect it, so the project's test suite does not
 run it): one test per case, `test_case[<case id>]`, each playing the case with
-`palconf.runner.run_case`, exactly as `palconf run` plays it, and failing unless the outcome
+`palconf.running.runner.run_case`, exactly as `palconf run` plays it, and failing unless the outcome
 is `pass` (a `fail`; an `error`, e.g. an exception inside the oracle, which the protocol
 answers as `internal`; or a `skip`: the engine no longer answers as the case demands). Node
 ids are plain parametrized ids, so mutmut can run just the cases that reach a mutated
@@ -12,7 +12,7 @@ function (the pytest plugin's `palconf::<id>` items cannot be selected by node i
 The engine is the oracle in-process (`oracle.Session`), seen the way the harness sees
 `palconf serve` through the adapter: every request and reply goes through a JSON round
 trip, `hello` is checked against its schema and every reply against the protocol's reply
-schemas (`palconf.protocol_schemas`), so that a mutant that breaks the shape of a message
+schemas (`palconf.engines.schemas`), so that a mutant that breaks the shape of a message
 is caught as it would be in an engine process, at in-process speed.
 
 The cases folder is `PALCONF_CASES` (the runner sets it to the checkout's `cases/`).
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from palconf.cases import Case
+    from palconf.cases.loader import Case
     from palconf.core import EngineInfo
 
 
@@ -38,13 +38,13 @@ def _wire(message: Any) -> Any:
 
 @cache
 def engine_class() -> type:
-    from oracle import Session
     from palconf.core import ProtocolViolation, parse_hello
-    from palconf.engines import OracleEngine
-    from palconf.protocol_schemas import check_message, check_reply_shape
+    from palconf.engines.oracle_engine import OracleEngine
+    from palconf.engines.schemas import check_message, check_reply_shape
+    from palconf.oracle import Session
 
     class WireOracle(OracleEngine):
-        """The oracle as the adapter sees `palconf serve` (palconf.adapter's checks)."""
+        """The oracle as the adapter sees `palconf serve` (palconf.engines.process's checks)."""
 
         def start(self) -> EngineInfo:
             self.session = Session(self.rules, name=self.name)
@@ -72,7 +72,7 @@ def engine_class() -> type:
 
 @cache
 def corpus() -> dict[str, Case]:
-    from palconf.cases import load_cases
+    from palconf.cases.loader import load_cases
 
     return {c.id: c for c in load_cases()}
 
@@ -84,7 +84,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def test_case(case_id: str) -> None:
     from palconf.core import Outcome
-    from palconf.runner import run_case
+    from palconf.running.runner import run_case
 
     engine = engine_class()()
     engine.start()

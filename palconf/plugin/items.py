@@ -1,5 +1,5 @@
 """The pytest plugin's collection nodes: the cases folder (`CaseSuite`) and one `CaseItem` per
-case, with the report of a case that did not pass (palconf.pytest_plugin registers them).
+case, with the report of a case that did not pass (palconf.plugin.hooks registers them).
 
 Every text that comes from an engine or a file goes through `palconf.core.terminal_safe`.
 """
@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .core import Outcome, Result, terminal_safe
-from .plugin_engine import EngineStopped
+from palconf.core import Outcome, Result, terminal_safe
+from palconf.plugin.engine import EngineStopped
 
 if TYPE_CHECKING:
-    from .cases import Case
-    from .pytest_plugin import PalconfSession
-    from .registry import Registry
+    from palconf.cases.loader import Case
+    from palconf.plugin.settings import Session
+    from palconf.registry import Registry
 
 __all__ = ["CaseItem", "CaseProblem", "CaseSuite", "PalconfWarning", "marker_name"]
 
@@ -46,12 +46,12 @@ def marker_name(group: str) -> str:
 class CaseSuite(pytest.Collector):
     """The cases folder: one `CaseItem` per case, sorted by case id."""
 
-    def __init__(self, *, palconf: PalconfSession, **kwargs: Any) -> None:
+    def __init__(self, *, palconf: Session, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.palconf = palconf
 
     def collect(self) -> list[CaseItem]:
-        from .cases import load_cases
+        from palconf.cases.loader import load_cases
 
         palconf = self.palconf
         cases = sorted(
@@ -73,8 +73,8 @@ class CaseSuite(pytest.Collector):
         return [CaseItem.from_parent(self, name=case.id, case=case) for case in cases]
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        from .cases import CaseLoadError
-        from .expectations import ExpectationsError
+        from palconf.cases.loader import CaseLoadError
+        from palconf.running.expectations import ExpectationsError
 
         if isinstance(excinfo.value, CaseLoadError):
             errors = excinfo.value.errors
@@ -116,7 +116,7 @@ class CaseItem(pytest.Item):
             self.add_marker(pytest.mark.skip(reason=f"skipped by the expectations file: {why}"))
 
     @property
-    def palconf(self) -> PalconfSession:
+    def palconf(self) -> Session:
         suite = self.parent
         assert isinstance(suite, CaseSuite)
         return suite.palconf

@@ -24,8 +24,8 @@ from typing import Any
 
 import tomli
 
-from .cases import Case
-from .registry import Registry
+from palconf.cases.loader import Case
+from palconf.registry import Registry
 
 HEADING = re.compile(r"^(?P<heading>[^\n#]+)#\s*$")
 SIMILAR = 0.6  # below this a clause is removed rather than changed

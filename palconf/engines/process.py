@@ -6,7 +6,7 @@ the runner restarts it only after a fault. Every request has a deadline (`timeou
 default): one `poll` and usually one `read` per reply, no thread hand-off on the hot path.
 On Linux the `poll` also watches a pidfd of the engine, so an engine that exits is seen at
 once, even when a process it forked keeps its stdout open; the engine dies with palconf
-(PR_SET_PDEATHSIG), and a kill takes its whole tree (palconf.processes).
+(PR_SET_PDEATHSIG), and a kill takes its whole tree (palconf.engines.processes).
 
 What counts as a fault, and what it becomes (docs/INTERPRETING.md):
 
@@ -19,9 +19,9 @@ What counts as a fault, and what it becomes (docs/INTERPRETING.md):
 - a JSON reply of the wrong shape (checked against palconf/schemas/protocol/) →
   `ProtocolViolation` naming the field; the stream is fine, no restart.
 
-stderr is drained all the time by a thread into a bounded buffer (palconf.stderr_buffer);
+stderr is drained all the time by a thread into a bounded buffer (palconf.engines.stderr_buffer);
 `take_stderr` hands the latest part to the case's result. The replies' schemas are
-palconf.protocol_schemas'.
+palconf.engines.schemas'.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .core.engine import (
+from palconf.core.engine import (
+    DEFAULT_TIMEOUT,
     BaseEngine,
     EngineCrash,
     EngineFault,
@@ -45,11 +46,10 @@ from .core.engine import (
     ProtocolViolation,
     parse_hello,
 )
-from .engine_options import DEFAULT_TIMEOUT
-from .json_lines import ENCODER, decode_line, exit_description, snippet
-from .processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
-from .protocol_schemas import check_message, check_reply_shape
-from .stderr_buffer import StderrBuffer
+from palconf.engines.json_lines import ENCODER, decode_line, exit_description, snippet
+from palconf.engines.processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
+from palconf.engines.schemas import check_message, check_reply_shape
+from palconf.engines.stderr_buffer import StderrBuffer
 
 __all__ = ["DEFAULT_TIMEOUT", "EngineCommandError", "ProcessEngine", "split_command"]
 

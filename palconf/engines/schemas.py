@@ -1,6 +1,6 @@
 """The protocol's message schemas (palconf/schemas/protocol/), checked twice over.
 
-`fast_check` compiles a schema into plain Python checks (palconf.schemacheck: fast enough
+`fast_check` compiles a schema into plain Python checks (palconf.cases.schema: fast enough
 for every reply of every case), and `describe_violation` asks jsonschema for a readable
 message once a message has failed. tests/test_protocol_schemas.py holds the two to the same
 verdicts. `check_reply_shape` is what the adapter asks of each reply; `json_validator` is
@@ -12,13 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-from referencing import Registry, Resource
+from palconf import paths
+from palconf.cases.schema import Check, Compiler, SchemaCompileError
 
-from . import paths
-from .schemacheck import Check, Compiler, SchemaCompileError
+if TYPE_CHECKING:
+    import jsonschema
+    from referencing import Registry
+
 
 __all__ = [
     "SCHEMA_BASE",
@@ -75,6 +77,8 @@ def reason_codes() -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     resources = [(doc["$id"], Resource.from_contents(doc)) for doc in schema_documents().values()]
     return Registry().with_resources(resources)
 
@@ -82,6 +86,8 @@ def _registry() -> Registry:
 @cache
 def json_validator(name: str) -> jsonschema.protocols.Validator:
     """The jsonschema validator of one message schema (slow; for messages and for `smoke`)."""
+    import jsonschema
+
     schema = schema_documents()[name]
     return jsonschema.Draft202012Validator(schema, registry=_registry())
 
@@ -92,6 +98,8 @@ def _where(path: Sequence[Any]) -> str:
 
 def describe_violation(name: str, instance: Any) -> str | None:
     """What is wrong with `instance` as the message `name` (`act.response` …), or None."""
+    import jsonschema
+
     errors = list(json_validator(name).iter_errors(instance))
     if not errors:
         return None

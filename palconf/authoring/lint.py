@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oracle import Rules, StateError
-
-from .cases import Case, locate
-from .core.outcomes import BASE, PROTOCOL
-from .engines import OracleEngine
-from .registry import Registry
-from .runner import run_case
+from palconf.cases.loader import Case, locate
+from palconf.core.outcomes import BASE, PROTOCOL
+from palconf.engines.oracle_engine import OracleEngine
+from palconf.oracle import Rules, StateError
+from palconf.registry import Registry
+from palconf.running.runner import run_case
 
 SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json"
 INTERACTIONS = "interactions"
@@ -124,7 +123,7 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
         if board in boards:
             problem(f"same setup and actions as {boards[board]}", ["setup"])
         boards.setdefault(board, case.id)
-        # (an illegal setup never gets here: the loader refuses it, palconf.case_checks)
+        # (an illegal setup never gets here: the loader refuses it, palconf.cases.checks)
         for n, demanded, codes in several_reasons(case):
             if REASONS_RULE not in case.rules:
                 problem(

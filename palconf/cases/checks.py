@@ -12,17 +12,18 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
+from palconf import paths
+from palconf.cases.schema import Check, Compiler
+from palconf.core.text import terminal_safe
+from palconf.oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
+from palconf.oracle.rules import Rules
+from palconf.registry import Registry
 
-from oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
-from oracle.rules import Rules
+if TYPE_CHECKING:
+    import jsonschema
 
-from . import paths
-from .core.text import terminal_safe
-from .registry import Registry
-from .schemacheck import Check, Compiler
 
 NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
 #: How keywords are written on a card, and the keyword an ability's `when` names: the
@@ -70,6 +71,8 @@ def schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def validator() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     cls = jsonschema.validators.validator_for(schema())
     return cls(schema())
 

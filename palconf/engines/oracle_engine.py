@@ -2,8 +2,8 @@
 
 - `OracleEngine`: the reference oracle in-process (or any `oracle.Rules` subclass, such as a
   mutant), through the same request/response layer `palconf serve` uses.
-- `ProcessEngine` (palconf.adapter): any program speaking JSON lines on stdin/stdout.
-- the options that choose one, and the one factory: palconf.engine_options.
+- `ProcessEngine` (palconf.engines.process): any program speaking JSON lines on stdin/stdout.
+- the options that choose one, and the one factory: palconf.engines.options.
 
 The engine interface (`Engine`, `BaseEngine`, `EngineInfo`) and the faults are palconf.core's;
 they are named here too, for engine authors (`palconf.engines:OracleEngine`, a subclass of
@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle import Rules, Session
-
-from .core.engine import (
+from palconf.core.engine import (
     BaseEngine,
     Engine,
     EngineCrash,
@@ -27,6 +25,7 @@ from .core.engine import (
     Unsupported,
     parse_hello,
 )
+from palconf.oracle import Rules, Session
 
 __all__ = [
     "BaseEngine",

@@ -1,14 +1,14 @@
-"""The engine of the pytest plugin (palconf.pytest_plugin): how it is made, guarded and fed.
+"""The engine of the pytest plugin (palconf.plugin.hooks): how it is made, guarded and fed.
 
 - `python_factory`: `--palconf-engine MODULE:FACTORY`, a Python engine, checked at once (a
   mistake is a usage error) and wrapped in `InProcessEngine`, which turns an exception from
   the engine's code into an `EngineCrash` of the case, with the engine's own traceback;
-- `process_factory`: `--palconf-engine-cmd CMD`, through `palconf.engine_options.make_engine`
+- `process_factory`: `--palconf-engine-cmd CMD`, through `palconf.engines.options.make_engine`
   as `palconf run --engine-cmd` makes it;
 - `EngineSlot`: the one engine of a pytest process (an xdist worker), fed one case at a time
-  to `palconf.runner.run_cases`, so faults, restarts and the restart limit are `palconf run`'s.
+  to `run_cases`, so faults, restarts and the restart limit are `palconf run`'s.
 
-Importing it imports only palconf.core and palconf.engine_options (both light); the runner,
+Importing it imports only palconf.core and palconf.engines.options (both light); the runner,
 the adapter and the user's module are imported once `--palconf` is given.
 """
 
@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .core import Engine, EngineCrash, EngineFault, EngineInfo, ProtocolViolation, Result
-from .engine_options import make_engine
+from palconf.core import Engine, EngineCrash, EngineFault, EngineInfo, ProtocolViolation, Result
+from palconf.engines.options import make_engine
 
 if TYPE_CHECKING:
-    from .cases import Case
+    from palconf.cases.loader import Case
 
 __all__ = [
     "EngineSlot",
@@ -197,7 +197,7 @@ class EngineSlot:
     """The one engine of this pytest process (of this xdist worker): started at the first case
     that runs, closed at the end of the session.
 
-    Cases are fed one at a time to `palconf.runner.run_cases` (a generator that pulls the next
+    Cases are fed one at a time to `run_cases` (a generator that pulls the next
     case when asked for the next result), so the restart policy is `palconf run`'s own."""
 
     def __init__(self, make: Callable[[], Engine], max_restarts: int | None) -> None:
@@ -214,7 +214,7 @@ class EngineSlot:
         if self._results is None:
             self._start()
         assert self._results is not None
-        from .runner import RunStopped
+        from palconf.running.runner import RunStopped
 
         self._next = case
         try:
@@ -229,7 +229,7 @@ class EngineSlot:
             ) from None
 
     def _start(self) -> None:
-        from .runner import DEFAULT_MAX_RESTARTS, run_cases
+        from palconf.running.runner import DEFAULT_MAX_RESTARTS, run_cases
 
         engine = None
         try:

@@ -7,20 +7,15 @@ files before giving up, so one run shows every broken file at once.
 
 from __future__ import annotations
 
-import codecs
-import errno
 import json
 import os
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import tomli
-
-from . import paths
-from .case_checks import (
+from palconf import paths
+from palconf.cases.checks import (
     NULL,
     SETUP_ERRORS,
     CaseError,
@@ -30,11 +25,12 @@ from .case_checks import (
     schema,
     semantic_errors,
 )
-from .case_depth import may_be_too_deep, scan_lines, too_deep, too_deep_error
-from .case_messages import schema_errors
-from .core.outcomes import BASE, PROTOCOL, groups_of
-from .registry import Registry
-from .registry import load as load_registry
+from palconf.cases.depth import too_deep_error
+from palconf.cases.messages import schema_errors
+from palconf.cases.reading import _parse, decode, read_bytes
+from palconf.core.outcomes import BASE, PROTOCOL, groups_of
+from palconf.registry import Registry
+from palconf.registry import load as load_registry
 
 __all__ = [
     "NULL",
@@ -195,140 +191,6 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
         notes=data.get("notes", ""),
         extra={k: data[k] for k in ("rules_version", "clause_hashes") if k in data},
     )
-
-
-#: The largest case file read (the suite's largest is some 4 kB): a bigger file is refused
-#: with its size before it is read.
-MAX_BYTES = 1_000_000
-
-
-def _cannot_open(path: Path, e: OSError) -> str:
-    if e.errno == errno.ELOOP:
-        return "cannot read: a symbolic link loop"
-    if isinstance(e, FileNotFoundError) and path.is_symlink():
-        try:
-            target = os.readlink(path)
-        except OSError:
-            target = "?"
-        return f"cannot read: a broken symbolic link (to {target!r}, which does not exist)"
-    if isinstance(e, PermissionError):
-        return "cannot read: permission denied"
-    return f"cannot read: {e.strerror or e}"
-
-
-def _not_a_file(mode: int) -> str | None:
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "cannot read: a folder, not a file (a case file's name ends in .toml)"
-    kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket or device"
-    return f"cannot read: {kind}, not a regular file"
-
-
-def read_bytes(path: Path) -> bytes | str:
-    """A case file's bytes, or why it cannot be read. Never blocks: a FIFO is opened without
-    waiting for a writer and refused, as are folders, devices and files over MAX_BYTES."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as e:
-        return _cannot_open(path, e)
-    try:
-        info = os.fstat(fd)
-        problem = _not_a_file(info.st_mode)
-        if problem is None and info.st_size > MAX_BYTES:
-            problem = f"too large: {info.st_size} bytes (a case file has at most {MAX_BYTES})"
-        if problem is not None:
-            return problem
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_BYTES:
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        raw = b"".join(chunks)
-    except OSError as e:
-        return _cannot_open(path, e)
-    finally:
-        os.close(fd)
-    if len(raw) > MAX_BYTES:  # grew since fstat
-        return f"too large: over {MAX_BYTES} bytes"
-    return raw
-
-
-def _line_col(text: str, pos: int) -> tuple[int, int]:
-    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
-
-
-def decode(raw: bytes, file: str) -> str | CaseError:
-    """UTF-8 text, or an error saying what the bytes are instead."""
-    if raw.startswith(codecs.BOM_UTF8):
-        return CaseError(
-            file,
-            "starts with a UTF-8 byte-order mark (BOM); save the file as UTF-8 without BOM",
-            1,
-        )
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return CaseError(
-            file, "is UTF-16 or UTF-32 (it starts with a byte-order mark); save it as UTF-8", 1
-        )
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        before = raw[: e.start].decode("utf-8", "replace")
-        line, col = _line_col(before, len(before))
-        return CaseError(
-            file,
-            f"not UTF-8: byte 0x{raw[e.start]:02x} cannot start or continue a character "
-            "(Latin-1 or Windows-1252 text?); save the file as UTF-8",
-            line,
-            col,
-        )
-    nul = text.find("\0")
-    if nul >= 0:
-        line, col = _line_col(text, nul)
-        return CaseError(
-            file,
-            "contains a NUL byte: not a text file (UTF-16 without a byte-order mark?); "
-            "save it as UTF-8",
-            line,
-            col,
-        )
-    return text
-
-
-def _syntax_error(e: tomli.TOMLDecodeError, file: str, text: str) -> CaseError:
-    msg: str = getattr(e, "msg", str(e))
-    line, col = getattr(e, "lineno", None), getattr(e, "colno", None)
-    if "'\\r'" in msg:
-        msg += " (a carriage return without a line feed: save the file with LF or CRLF line ends)"
-    else:
-        scan = scan_lines(text)
-        if scan.open_string is not None and (line is None or scan.open_string <= line):
-            msg += f" (the string on line {scan.open_string} is not closed)"
-            line, col = scan.open_string, None
-        elif msg.startswith("Unclosed") and scan.open_bracket is not None:
-            msg += f" (opened on line {scan.open_bracket}, not closed by line {line})"
-            line, col = scan.open_bracket, None
-    return CaseError(file, f"TOML syntax: {msg}", line, col)
-
-
-def _parse(text: str, file: str) -> dict[str, Any] | CaseError:
-    try:
-        data = tomli.loads(text)
-    except tomli.TOMLDecodeError as e:
-        return _syntax_error(e, file, text)
-    except RecursionError:
-        return too_deep_error(file, text)
-    if not data:
-        return CaseError(file, "the file is empty (no TOML statements)", 1)
-    if may_be_too_deep(text):
-        deep = too_deep(data)
-        if deep is not None:
-            return too_deep_error(file, text, deep)
-    return data
 
 
 def load_case(

@@ -17,12 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from .core import EngineInfo, Result, terminal_safe
+from palconf.core import EngineInfo, Result, terminal_safe
 
 if TYPE_CHECKING:
-    from reports.results import ResultsFile
-
-    from .registry import Registry
+    from palconf.registry import Registry
+    from palconf.reports.results import ResultsFile
 
 __all__ = [
     "ResumeError",
@@ -131,7 +130,7 @@ def write_meta_line(out: IO[str], info: EngineInfo, rules_version: str, cases: i
     meta line (reports/results.py), unless the file already has lines (a resumed run keeps
     its first meta line). `cases` is how many cases the run selected, so a reader can tell
     an unfinished run (fewer result lines) from a finished one."""
-    from reports.results import meta_line, run_meta
+    from palconf.reports.results import meta_line, run_meta
 
     if out.tell() == 0:
         out.write(meta_line(run_meta(info.name, info.version, info.keywords, rules_version, cases)))
@@ -156,11 +155,11 @@ def write_report(
 ) -> int:
     """Build and write the report of `runs` into `out`. Returns the exit status (2, with a
     message, when an input or the folder is unusable)."""
-    from reports import build
-    from reports import write_report as write_files
-    from reports.boards import load_suite
-    from reports.mutants import read_mutants
-    from reports.results import ResultsError
+    from palconf.reports import build
+    from palconf.reports import write_report as write_files
+    from palconf.reports.boards import load_suite
+    from palconf.reports.mutants import read_mutants
+    from palconf.reports.results import ResultsError
 
     try:
         mutants = None
@@ -206,7 +205,7 @@ def report_after_run(
     file the report is read back from it (its meta line, and a resumed run's earlier results
     too); without one it is built from `results` in memory.
     Returns 0, or 2 after printing why the report could not be written."""
-    from reports.results import ResultsError, from_json_objects, read_results, run_meta
+    from palconf.reports.results import ResultsError, from_json_objects, read_results, run_meta
 
     try:
         if results_path is not None:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .core import Diff, Engine, EngineFault, EngineInfo, compare
+from palconf import __version__
+from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare
 
 FORMAT = "palconf-transcript"
 FORMAT_VERSION = 1
@@ -75,7 +75,7 @@ class Transcript:
             yield json.dumps(e.to_json(), ensure_ascii=True, separators=(",", ":")) + "\n"
 
     def write(self, path: Path) -> None:
-        from .safe_write import write_text_atomic
+        from palconf.core.safe_write import write_text_atomic
 
         write_text_atomic(path, "".join(self.lines()))
 

@@ -9,9 +9,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.model import KEYWORD_IDS
-
-from .core import EngineInfo, terminal_safe
+from palconf.core import EngineInfo, terminal_safe
+from palconf.oracle.model import KEYWORD_IDS
 
 #: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
 STATE: dict[str, Any] = {

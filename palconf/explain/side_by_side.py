@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cases import Case, LegalExpectation, Step
-from .core import (
+from palconf.cases.loader import Case, LegalExpectation, Step
+from palconf.core import (
     MISSING,
     Diff,
     Engine,
@@ -24,8 +24,8 @@ from .core import (
     observe,
     state_changes,
 )
-from .core import legal as ask
-from .core.compare import canonical, matches
+from palconf.core import legal as ask
+from palconf.core.compare import canonical, matches
 
 __all__ = ["StepView", "explain_steps"]
 
@@ -130,7 +130,7 @@ def explain_steps(case: Case, engine: Engine, oracle: Engine | None) -> list[Ste
 
 
 def _legal(exp: LegalExpectation, listed: list[Any]) -> list[Diff]:
-    """What the runner checks of LEGAL (palconf.runner), as differences to show."""
+    """What the runner checks of LEGAL (palconf.running.runner), as differences to show."""
     diffs = legal_diffs(exp.exactly, listed) if exp.exactly is not None else []
     present = {canonical(a) for a in listed}
     diffs += [Diff("legal", a, MISSING) for a in exp.includes if canonical(a) not in present]

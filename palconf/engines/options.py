@@ -20,8 +20,10 @@ import argparse
 import math
 from typing import TYPE_CHECKING
 
+from palconf.core.engine import DEFAULT_TIMEOUT
+
 if TYPE_CHECKING:
-    from .core import Engine
+    from palconf.core import Engine
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -33,7 +35,6 @@ __all__ = [
 ]
 
 #: Seconds to wait for each reply of an engine process.
-DEFAULT_TIMEOUT = 10.0
 #: Where `--engine-cmd-template` puts the mutant's name.
 PLACEHOLDER = "{mutant}"
 
@@ -125,9 +126,9 @@ def make_engine(args: argparse.Namespace, *, mutant: str | None = None) -> Engin
             "palconf.mutants.sweep.in_process)"
         )
     if command is None:
-        from .engines import OracleEngine
+        from palconf.engines.oracle_engine import OracleEngine
 
         return OracleEngine()
-    from .adapter import ProcessEngine
+    from palconf.engines.process import ProcessEngine
 
     return ProcessEngine(command, timeout=getattr(args, "timeout", DEFAULT_TIMEOUT))

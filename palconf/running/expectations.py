@@ -40,8 +40,8 @@ from typing import Any
 import tomli
 import tomli_w
 
-from .core import Outcome, Result
-from .safe_write import write_text_atomic
+from palconf.core import Outcome, Result
+from palconf.core.safe_write import write_text_atomic
 
 #: Outcomes an entry may list (besides `skip`, which stands alone).
 LISTABLE = ("pass", "fail", "error", "timeout")

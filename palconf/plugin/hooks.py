@@ -16,39 +16,45 @@ once `--palconf` is given.
   `palconf` on every case (`-m palconf` runs only the cases). Clause, rule and interpretation
   ids are `-k` keywords too.
 - Running: each process (each xdist worker) starts its own engine at its first case and
-  closes it at the end of the session. Cases are fed one by one to `palconf.runner.run_cases`
+  closes it at the end of the session. Cases are fed one by one to `run_cases`
   itself, so faults, restarts and the restart limit are exactly those of `palconf run`.
 - Outcomes: `pass` passes; `fail` (a wrong answer) fails in the call phase; `error` and
   `timeout` (the engine broke) are pytest errors, raised in the setup phase as a broken
   fixture would be; `skip` skips. A failure's report is the case, its clauses with their rules
   text and the expected-versus-observed difference, never a traceback from inside palconf.
 - `--palconf-expectations FILE` is judged as `palconf run` judges it
-  (`palconf.expectations.Expectations.judge`): a listed outcome is xfail, a listed case that
+  (`palconf.running.expectations.Expectations.judge`): a listed outcome is xfail, a listed case that
   passes is a strict XPASS (a failure, as it makes `palconf run` exit 1), `skip` entries are
   not run. `--runxfail` reports every case by its own outcome.
 
-The engine options are `palconf run`'s (palconf.engine_options), checked the same way once
+The engine options are `palconf run`'s (palconf.engines.options), checked the same way once
 `--palconf` is given. This module holds the options and the session; the engine is
-palconf.plugin_engine's, the collector and the items palconf.plugin_items'.
+palconf.plugin.engine's, the collector and the items palconf.plugin.items'.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from .core import Engine
-from .engine_options import COMMAND_HELP, DEFAULT_TIMEOUT, restart_count, timeout_seconds
-from .plugin_engine import EngineSlot, process_factory, python_factory
-from .plugin_items import ROOT_NAME, CaseItem, CaseProblem, CaseSuite, PalconfWarning, marker_name
+from palconf.engines.options import COMMAND_HELP, DEFAULT_TIMEOUT, restart_count, timeout_seconds
+from palconf.plugin.engine import EngineSlot, process_factory, python_factory
+from palconf.plugin.items import (
+    ROOT_NAME,
+    CaseItem,
+    CaseProblem,
+    CaseSuite,
+    PalconfWarning,
+    marker_name,
+)
+from palconf.plugin.settings import Settings
 
 if TYPE_CHECKING:  # the harness is imported lazily, inside the hooks
-    from .expectations import Expectations
-    from .registry import Registry
+    from palconf.registry import Registry
+    from palconf.running.expectations import Expectations
 
 __all__ = ["CaseItem", "CaseSuite", "PalconfSession", "PalconfWarning", "marker_name"]
 
@@ -109,23 +115,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The checked options of one pytest run."""
-
-    engine_label: str  # for the header and messages: the command or MODULE:FACTORY
-    engine_cmd: str | None  # the command, for a process engine
-    make_engine: Callable[[], Engine]
-    cases_root: Path
-    expectations_path: Path | None
-    max_restarts: int | None
-
-
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("palconf"):
         return
     settings = _settings(config)
-    from .registry import load as load_registry
+    from palconf.registry import load as load_registry
 
     registry = load_registry()
     config.addinivalue_line("markers", f"{ROOT_NAME}: a palconf conformance case")
@@ -137,7 +131,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _checked(config: pytest.Config, name: str, check: Callable[[str], float]) -> float | None:
-    """An option of a checked type (`palconf.engine_options`), or None when not given."""
+    """An option of a checked type (`palconf.engines.options`), or None when not given."""
     import argparse
 
     raw = config.getoption(name.replace("-", "_"))
@@ -164,7 +158,7 @@ def _settings(config: pytest.Config) -> Settings:
     restarts = _checked(config, "palconf-max-restarts", restart_count)
     max_restarts = None if restarts is None else int(restarts)
     if cmd is not None:
-        from .adapter import EngineCommandError, split_command
+        from palconf.engines.process import EngineCommandError, split_command
 
         try:
             split_command(cmd)
@@ -174,7 +168,7 @@ def _settings(config: pytest.Config) -> Settings:
         make = process_factory(cmd, DEFAULT_TIMEOUT if timeout is None else timeout)
     else:
         label, make = spec, python_factory(spec, here)
-    from . import paths
+    from palconf import paths
 
     option = config.getoption("palconf_cases")
     root = Path(here, option) if option is not None else Path(paths.CASES)
@@ -188,7 +182,7 @@ def _settings(config: pytest.Config) -> Settings:
     if exp_path is not None and not exp_path.is_file():
         raise pytest.UsageError(f"--palconf-expectations: {exp_path}: no such file")
     if exp_path is not None:
-        from .expectations import Expectations, ExpectationsError
+        from palconf.running.expectations import Expectations, ExpectationsError
 
         try:
             Expectations.load(exp_path)  # loaded again by each process that collects
@@ -260,7 +254,7 @@ class PalconfSession:
         if self.settings.expectations_path is None:
             return None
         if self.expectations is None:
-            from .expectations import Expectations
+            from palconf.running.expectations import Expectations
 
             self.expectations = Expectations.load(self.settings.expectations_path)
         return self.expectations

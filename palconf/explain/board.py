@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import terminal_safe
+from palconf.core import terminal_safe
 
 ZONES = ("battle", "structures", "hand", "graveyard")
 

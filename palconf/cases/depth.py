@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .case_checks import CaseError, _path_str, locate
+from palconf.cases.checks import CaseError, _path_str, locate
 
 #: The deepest nesting of tables and lists a case may have (the suite's own cases reach
 #: 12). Deeper values would exhaust Python's stack in the parser, the schema check or a

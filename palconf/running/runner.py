@@ -15,8 +15,8 @@ import time
 from collections.abc import Generator, Iterable
 from typing import Any
 
-from .cases import SETUP_ERRORS, Case, Expectation, LegalExpectation, Step
-from .core import (
+from palconf.cases.loader import SETUP_ERRORS, Case, Expectation, LegalExpectation, Step
+from palconf.core import (
     MISSING,
     Diff,
     Engine,
@@ -32,8 +32,8 @@ from .core import (
     setup,
     state_changes,
 )
-from .core import legal as ask_legal
-from .core.compare import canonical, matches, show
+from palconf.core import legal as ask_legal
+from palconf.core.compare import canonical, matches, show
 
 __all__ = ["DEFAULT_MAX_RESTARTS", "CaseFailed", "RunStopped", "run_case", "run_cases"]
 

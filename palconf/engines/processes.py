@@ -264,3 +264,11 @@ def kill_adopted(grace: float = 2.0) -> set[int]:
             break
         time.sleep(0.005)
     return found
+
+
+def cpu_count() -> int:
+    """The cores this process may run on (`sched_getaffinity`), else `os.cpu_count()`."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)

@@ -12,10 +12,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from .core import Outcome, Result, Tally, terminal_safe
-from .core.outcomes import OUTCOMES
-from .registry import Registry
-from .terminal import Paint
+from palconf.core import Outcome, Result, Tally, terminal_safe
+from palconf.core.outcomes import OUTCOMES
+from palconf.registry import Registry
+from palconf.running.terminal import Paint
 
 #: The columns always shown; the others only when some case has that outcome.
 ALWAYS = ("pass", "fail", "error", "skip")

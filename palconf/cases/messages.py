@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
+from palconf.cases.checks import CaseError, _path_str, fast_check, locate, schema, validator
 
-from .case_checks import CaseError, _path_str, fast_check, locate, schema, validator
+if TYPE_CHECKING:
+    import jsonschema
+
 
 #: How a TOML author calls each JSON Schema type.
 _TYPE_WORDS = {
@@ -126,6 +128,8 @@ def _scalar_choices(branches: list[Any]) -> list[Any] | None:
 
 @lru_cache(maxsize=64)
 def _branch_validator(key: str) -> jsonschema.protocols.Validator:
+    import jsonschema
+
     branch = json.loads(key)
     cls = jsonschema.validators.validator_for(schema())
     return cls({**branch, "$schema": schema()["$schema"], "$defs": schema()["$defs"]})
@@ -207,6 +211,8 @@ def _json_equal(a: Any, b: Any) -> bool:
 
 def _explain(err: jsonschema.ValidationError, prefix: list[str | int]) -> Found:
     """One jsonschema error as (field path, message) pairs a case author can act on."""
+    import jsonschema
+
     path = prefix + list(err.absolute_path)
     v, value = err.validator, err.instance
     rule: Any = err.validator_value

@@ -1,0 +1,32 @@
+"""Tools for the people who write the suite: its own rules and its rules versions.
+
+- `lint`: the suite's own rules (folders, titles, boards, the order of reasons, every case
+  passing on the oracle), `palconf lint`;
+- `rulesdiff`: rules versions, clause hashes and blessing, `palconf rules`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from palconf.core.lazy import lazy_face
+
+if TYPE_CHECKING:
+    from palconf.authoring.lint import Problem, lint_cases
+    from palconf.authoring.rulesdiff import diff_versions, load_version, staleness
+
+_EXPORTS = {
+    "Problem": ".lint",
+    "lint_cases": ".lint",
+    "diff_versions": ".rulesdiff",
+    "load_version": ".rulesdiff",
+    "staleness": ".rulesdiff",
+}
+__all__ = [
+    "Problem",
+    "diff_versions",
+    "lint_cases",
+    "load_version",
+    "staleness",
+]
+__getattr__, __dir__ = lazy_face(__name__, _EXPORTS)

@@ -1,0 +1,63 @@
+"""Reading cases: a case file becomes a `Case`, or a `file:line: field: message` error.
+
+The way one file is read, in order (each step a module):
+`loader` (finding the files, bytes, text, TOML, building the `Case`) → `depth` (nesting
+too deep, with its line) → `checks` (the compiled schema check, the cross-checks, the
+oracle's STATE check of `setup`) → `messages` (a schema error in words). `schema` is the
+small JSON Schema compiler the hot paths use; jsonschema itself is imported only to word
+the message of a file that already failed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from palconf.core.lazy import lazy_face
+
+if TYPE_CHECKING:
+    from palconf.cases.checks import CaseError, locate
+    from palconf.cases.loader import (
+        SETUP_ERRORS,
+        Case,
+        CaseLoadError,
+        Expectation,
+        LegalExpectation,
+        Step,
+        build_case,
+        case_files,
+        find_case_files,
+        load_case,
+        load_cases,
+    )
+
+_EXPORTS = {
+    "CaseError": ".checks",
+    "locate": ".checks",
+    "SETUP_ERRORS": ".loader",
+    "Case": ".loader",
+    "CaseLoadError": ".loader",
+    "Expectation": ".loader",
+    "LegalExpectation": ".loader",
+    "Step": ".loader",
+    "build_case": ".loader",
+    "case_files": ".loader",
+    "find_case_files": ".loader",
+    "load_case": ".loader",
+    "load_cases": ".loader",
+}
+__all__ = [
+    "Case",
+    "CaseError",
+    "CaseLoadError",
+    "Expectation",
+    "LegalExpectation",
+    "SETUP_ERRORS",
+    "Step",
+    "build_case",
+    "case_files",
+    "find_case_files",
+    "load_case",
+    "load_cases",
+    "locate",
+]
+__getattr__, __dir__ = lazy_face(__name__, _EXPORTS)

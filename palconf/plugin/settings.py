@@ -1,0 +1,38 @@
+"""The checked options of one pytest run with `--palconf`, and what a case item asks of the
+session that owns it (the engine slot, the registry, the expectations)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from palconf.core import Engine
+
+if TYPE_CHECKING:
+    from palconf.plugin.engine import EngineSlot
+    from palconf.registry import Registry
+    from palconf.running.expectations import Expectations
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The checked options of one pytest run."""
+
+    engine_label: str  # for the header and messages: the command or MODULE:FACTORY
+    engine_cmd: str | None  # the command, for a process engine
+    make_engine: Callable[[], Engine]
+    cases_root: Path
+    expectations_path: Path | None
+    max_restarts: int | None
+
+
+class Session(Protocol):
+    """What the case items use of the plugin's session (`hooks.PalconfSession`)."""
+
+    settings: Settings
+    registry: Registry
+    slot: EngineSlot
+
+    def load_expectations(self) -> Expectations | None: ...
