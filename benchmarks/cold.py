@@ -15,7 +15,7 @@ def main() -> int:
     t0 = time.perf_counter()
     from palconf.cases.loader import load_cases
     from palconf.engines.oracle_engine import OracleEngine
-    from palconf.running.runner import run_cases
+    from palconf.running.supervisor import run_cases
 
     t1 = time.perf_counter()
     cases = load_cases()

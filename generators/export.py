@@ -29,6 +29,7 @@ import tomli_w
 from palconf.cases import checks as case_checks
 from palconf.cases import loader as case_files
 from palconf.core import MISSING, Diff
+from palconf.core.errors import PalconfError
 from palconf.core.safe_write import UnsafeWrite, write_text_atomic
 from palconf.oracle import Rules
 from palconf.oracle.protocol import Session
@@ -74,7 +75,7 @@ FIELD_RULES = {
 NULL = case_files.NULL
 
 
-class ExportError(Exception):
+class ExportError(PalconfError):
     """The difference cannot be written as a valid case (a bug of the exporter: report it)."""
 
 

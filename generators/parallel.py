@@ -30,6 +30,7 @@ from typing import Any
 from hypothesis.database import ExampleDatabase
 
 from palconf.core import Engine, EngineFault
+from palconf.core.errors import PalconfError
 from palconf.engines.processes import cpu_count
 
 from .differential import FuzzReport, fuzz, signature
@@ -48,7 +49,7 @@ def shares(examples: int, workers: int) -> list[int]:
     return [base + (i < extra) for i in range(workers)]
 
 
-class WorkerFailed(Exception):
+class WorkerFailed(PalconfError):
     """A worker could not go on: its engine did not start (or could not be restarted)."""
 
     def __init__(self, worker: int, message: str, stderr: str = "") -> None:

@@ -27,6 +27,7 @@ import tomli
 
 from palconf.core import Engine, ProtocolViolation, Unsupported, act, setup
 from palconf.core import legal as ask_legal
+from palconf.core.errors import PalconfError, UsageError
 from palconf.oracle import Rules, StateError
 from palconf.oracle.rules import Refusal
 
@@ -36,7 +37,7 @@ PERFT_DIR = Path(__file__).resolve().parent / "perft"
 MAX_DEPTH = 8
 
 
-class PositionError(Exception):
+class PositionError(UsageError):
     """A perft data file that cannot be used (named in the message)."""
 
 
@@ -94,7 +95,7 @@ class Navigator(Protocol):
         """LEGAL after playing `path` from the position."""
 
 
-class EngineDisagrees(Exception):
+class EngineDisagrees(PalconfError):
     """The engine refused an action of the path, one it had listed as legal itself."""
 
     def __init__(self, path: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> None:

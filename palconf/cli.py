@@ -1,8 +1,12 @@
 """The `palconf` command. Each subcommand lives in its own module with `add_parser(sub)`
 registering itself and setting `func`; this file only gathers them.
 
-Exit status: 0 all well; 1 a case failed or errored (or a check found a problem); 2 bad
-arguments or broken case files.
+Exit status (`palconf.core.errors.ExitCode`): 0 all well; 1 a case failed or errored (or a
+check found a problem); 2 the job did not run as asked (bad arguments, broken case files, an
+engine that does not start: a `UsageError`); 3 palconf itself failed (a bug in palconf, never
+a finding about the engine); 130 ^C; 143 SIGTERM. `main` is the one place where an error
+becomes an exit status: no command prints a Python traceback unless `--debug` (or
+`PALCONF_DEBUG=1`) asks for it.
 
 `entry` is the `palconf` console command (and `python -m palconf.cli`): `main` in a process
 that cleans up after its engines. Tests call `main` in-process, which does not.
@@ -15,10 +19,14 @@ import importlib
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from palconf import __version__
+from palconf.core.errors import ExitCode, UsageError
+from palconf.core.text import terminal_safe
 
 #: The modules that provide subcommands, in the order `--help` lists them.
 COMMANDS = (
@@ -59,11 +67,12 @@ def version_line() -> str:
     problem = paths.missing_data()
     if problem is not None:
         return f"palconf {__version__} ({problem})"
+    from palconf.registry import RegistryError
     from palconf.registry import load as load_registry
 
     try:
         rules = load_registry().current
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+    except RegistryError as e:
         return f"palconf {__version__} (the rules registry cannot be read: {e})"
     count = sum(1 for _ in case_files(paths.CASES)) if paths.CASES.is_dir() else 0
     return f"palconf {__version__} (rules {rules}, {count} cases in {paths.CASES})"
@@ -74,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="palconf",
         description="Conformance suite and reference oracle for the Pal card game keywords "
         "(Comprehensive Rules 1.00, section 12).",
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="show Python's traceback when palconf itself fails (exit 3; also PALCONF_DEBUG=1)",
     )
     parser.add_argument(
         "--version",
@@ -91,14 +105,54 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return ExitCode.USAGE
+    debug = bool(args.debug or os.environ.get("PALCONF_DEBUG"))
     try:
         return int(args.func(args) or 0)
+    except UsageError as e:
+        print(f"palconf {args.command}: {terminal_safe(e, keep_newlines=True)}", file=sys.stderr)
+        return ExitCode.USAGE
     except KeyboardInterrupt:
         print("palconf: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 1
+        return ExitCode.INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`palconf list | head`): nothing was judged
+        _quiet_stdout()
+        return ExitCode.BROKEN_PIPE
+    except Exception as e:  # palconf's own failure: never "the engine failed"
+        if debug:
+            traceback.print_exc()
+        print(internal_error(e, args.command, debug), file=sys.stderr)
+        return ExitCode.INTERNAL
+
+
+def internal_error(error: BaseException, command: str, debug: bool) -> str:
+    """The one line (two without `--debug`) that palconf's own crash gets: what broke and
+    where, that it is palconf's bug and not a finding about the engine, and how to report."""
+    where = ""
+    tb = traceback.extract_tb(error.__traceback__)
+    if tb:
+        last = tb[-1]
+        where = f" at {Path(last.filename).name}:{last.lineno}"
+    line = (
+        f"palconf {command}: internal error (a bug in palconf, not a finding about the engine): "
+        f"{type(error).__name__}: {terminal_safe(error, 500)}{where}"
+    )
+    if not debug:
+        line += (
+            "\npalconf: please report it with the command line and `palconf --version` "
+            '(README, "Reporting a bug"); --debug or PALCONF_DEBUG=1 shows the traceback'
+        )
+    return line
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the interpreter's own flush at exit
+    does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 class _Terminated(BaseException):
@@ -133,7 +187,7 @@ def entry() -> int:
         return main()
     except _Terminated:
         print("palconf: terminated", file=sys.stderr)
-        return 128 + signal.SIGTERM
+        return ExitCode.TERMINATED
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one: let the cleanup end
         processes.kill_adopted()

@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import tomli
 
 from palconf import paths
+from palconf.core.errors import UsageError
 from palconf.core.outcomes import BASE, PROTOCOL
 
-__all__ = ["BASE", "PROTOCOL", "Clause", "Registry", "load"]
+__all__ = ["BASE", "PROTOCOL", "Clause", "Registry", "RegistryError", "load"]
 
 
 @dataclass(frozen=True)
@@ -57,27 +59,105 @@ class Registry:
         return ((root or paths.RULES) / v["file"]).read_text(encoding="utf-8")
 
 
+class RegistryError(UsageError):
+    """The registry (or a clauses file it names) is missing, unreadable, not TOML, or lacks a
+    table or field, or has one of the wrong type: the message names the file and the field."""
+
+
+class _Reader:
+    """Typed access to one TOML file's tables, each miss a `RegistryError` with the path."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.data = tomli.loads(path.read_text(encoding="utf-8"))
+        except OSError as e:
+            raise RegistryError(
+                f"cannot read the rules registry {path}: {e.strerror or e}"
+            ) from None
+        except (UnicodeDecodeError, tomli.TOMLDecodeError) as e:
+            raise RegistryError(f"the rules registry {path} is not valid TOML: {e}") from None
+
+    def fail(self, where: str, what: str) -> RegistryError:
+        return RegistryError(f"the rules registry {self.path}: {where}: {what}")
+
+    def table(
+        self, parent: dict[str, Any], key: str, where: str, *, required: bool = True
+    ) -> dict[str, Any]:
+        value = parent.get(key, None if required else {})
+        if value is None:
+            raise self.fail(where, "missing")
+        if not isinstance(value, dict):
+            raise self.fail(where, f"must be a table, not {type(value).__name__}")
+        return dict(value)
+
+    def text(self, parent: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
+        value = parent.get(key, default)
+        if value is None:
+            raise self.fail(where, "missing")
+        if not isinstance(value, str):
+            raise self.fail(where, f"must be a string, not {type(value).__name__}")
+        return str(value)
+
+
 @lru_cache(maxsize=4)
 def load(path: Path | None = None) -> Registry:
+    """The registry at `path` (default: `rules/registry.toml`), every table and field it needs
+    checked as it is read: a `RegistryError` (exit 2) names the file and the field."""
     path = path or paths.RULES / "registry.toml"
-    data = tomli.loads(path.read_text(encoding="utf-8"))
-    texts: dict[str, dict[str, str]] = {cid: {} for cid in data["clauses"]}
-    for version, meta in data["versions"].items():
+    reader = _Reader(path)
+    data = reader.data
+    versions = reader.table(data, "versions", "versions")
+    clause_table = reader.table(data, "clauses", "clauses")
+    texts: dict[str, dict[str, str]] = {cid: {} for cid in clause_table}
+    for version, meta in versions.items():
+        meta = reader.table(versions, version, f"versions.{version}")
+        reader.text(meta, "file", f"versions.{version}.file")
         if "clauses" in meta:  # rules/<version>/clauses.toml: clause id → text in that version
-            per = tomli.loads((path.parent / meta["clauses"]).read_text(encoding="utf-8"))
-            for cid, text in per.get("clauses", {}).items():
-                texts.setdefault(cid, {})[version] = text
-    clauses = {
-        cid: Clause(cid, c["keyword"], bool(c["testable"]), c.get("summary", ""), texts[cid])
-        for cid, c in data["clauses"].items()
-    }
+            name = reader.text(meta, "clauses", f"versions.{version}.clauses")
+            per = _Reader(path.parent / name)
+            table = per.table(per.data, "clauses", "clauses", required=False)
+            for cid in table:
+                texts.setdefault(cid, {})[version] = per.text(table, cid, f"clauses.{cid}")
+    clauses = {}
+    for cid in clause_table:
+        c = reader.table(clause_table, cid, f"clauses.{cid}")
+        testable = c.get("testable")
+        if not isinstance(testable, bool):
+            raise reader.fail(f"clauses.{cid}.testable", "must be true or false")
+        keyword = reader.text(c, "keyword", f"clauses.{cid}.keyword")
+        summary = reader.text(c, "summary", f"clauses.{cid}.summary", "")
+        clauses[cid] = Clause(cid, keyword, testable, summary, texts[cid])
+    keywords = reader.table(data, "keywords", "keywords")
+    base = reader.table(data, "base", "base")
+    protocol = reader.table(data, "protocol", "protocol", required=False)
+    protocol_min = {}
+    for k in protocol:
+        entry = reader.table(protocol, k, f"protocol.{k}")
+        n = entry.get("min_cases", 1)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise reader.fail(f"protocol.{k}.min_cases", "must be a whole number ≥ 0")
+        protocol_min[k] = n
+    interpretations = reader.table(data, "interpretations", "interpretations")
+    for iid in interpretations:
+        entry = reader.table(interpretations, iid, f"interpretations.{iid}")
+        reader.text(entry, "text", f"interpretations.{iid}.text")
+    current = reader.text(reader.table(data, "meta", "meta"), "current", "meta.current")
+    if current not in versions:
+        raise reader.fail("meta.current", f"names {current!r}, which is not in [versions]")
     return Registry(
-        current=data["meta"]["current"],
-        keywords={k: v["name"] for k, v in data["keywords"].items()},
+        current=current,
+        keywords={
+            k: reader.text(reader.table(keywords, k, f"keywords.{k}"), "name", f"keywords.{k}.name")
+            for k in keywords
+        },
         clauses=clauses,
-        base={k: v["text"] for k, v in data["base"].items()},
-        protocol={k: v["text"] for k, v in data.get("protocol", {}).items()},
-        protocol_min={k: int(v.get("min_cases", 1)) for k, v in data.get("protocol", {}).items()},
-        interpretations=dict(data["interpretations"]),
-        versions=dict(data["versions"]),
+        base={
+            k: reader.text(reader.table(base, k, f"base.{k}"), "text", f"base.{k}.text")
+            for k in base
+        },
+        protocol={k: reader.text(protocol[k], "text", f"protocol.{k}.text") for k in protocol},
+        protocol_min=protocol_min,
+        interpretations=dict(interpretations),
+        versions={v: dict(m) for v, m in versions.items()},
     )

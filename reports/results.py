@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from palconf.core import Result, without_surrogates
+from palconf.core.errors import UsageError
 from palconf.core.outcomes import BASE
 
 __all__ = [
@@ -55,7 +56,7 @@ FORMAT = "palconf-results"
 FORMAT_VERSION = 1
 
 
-class ResultsError(Exception):
+class ResultsError(UsageError):
     """A results (or mutants) file cannot be read: the message says where and why."""
 
 

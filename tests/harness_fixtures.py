@@ -12,7 +12,7 @@ import pytest
 from palconf.cases.loader import Case, load_cases
 from palconf.core import Result
 from palconf.engines.oracle_engine import OracleEngine
-from palconf.running.runner import run_cases
+from palconf.running.supervisor import run_cases
 
 from .harness import folder_of
 

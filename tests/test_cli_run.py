@@ -19,7 +19,7 @@ from palconf.cli import main
 from palconf.core import Result
 from palconf.engines import process as adapter
 from palconf.engines.process import ProcessEngine
-from palconf.running.runner import run_cases
+from palconf.running.supervisor import run_cases
 
 from .harness import SERVE, SERVE_ARGV, broken, folder_of, gone, read_results, run_cli
 
@@ -306,8 +306,14 @@ def test_an_unknown_keyword_lists_the_groups(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(
     "text,words",
     [
-        ("[meta\n", "cannot load the rules registry"),
-        ("[meta]\ncurrent = '1.00'\n", "incomplete or malformed (KeyError: "),
+        ("[meta\n", "registry.toml is not valid TOML: "),
+        ("[meta]\ncurrent = '1.00'\n", "registry.toml: versions: missing"),
+        ("[meta]\n[versions]\n[clauses.x]\nkeyword = 'x'\n", "clauses.x.testable: must be true"),
+        ("versions = 3\n", "registry.toml: versions: must be a table, not int"),
+        (
+            "[meta]\ncurrent = '9'\n[versions]\n[clauses]\n[keywords]\n[base]\n[interpretations]\n",
+            "meta.current: names '9', which is not in [versions]",
+        ),
     ],
 )
 def test_a_broken_registry_is_a_message_and_exit_2(
@@ -317,17 +323,17 @@ def test_a_broken_registry_is_a_message_and_exit_2(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """registry.load checks what it reads and names the file and the field (issue 24)."""
     from palconf import paths, registry
 
     (tmp_path / "registry.toml").write_text(text)
     monkeypatch.setattr(paths, "RULES", tmp_path)
     registry.load.cache_clear()
     try:
-        with pytest.raises(SystemExit) as e:
-            main(["run"])
+        code = main(["run"])
     finally:
         registry.load.cache_clear()
-    assert e.value.code == 2
+    assert code == 2
     err = capsys.readouterr().err
-    assert f"palconf: cannot load the rules registry {tmp_path / 'registry.toml'}: " in err
+    assert f"palconf run: the rules registry {tmp_path / 'registry.toml'}" in err
     assert words in err and "Traceback" not in err

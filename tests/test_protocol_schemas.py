@@ -25,7 +25,7 @@ from palconf.engines.schemas import (
     json_validator,
     schema_documents,
 )
-from palconf.running.runner import run_cases
+from palconf.running.supervisor import run_cases
 
 #: the fixtures all_cases, oracle_results and small
 pytest_plugins = ["tests.harness_fixtures"]

@@ -39,7 +39,7 @@ from palconf.reports.html import render_html
 from palconf.reports.mutants import parse_mutants
 from palconf.reports.render import md_escape, show_json
 from palconf.reports.results import ResultsError, meta_line, parse_lines, read_results, run_meta
-from palconf.running.runner import run_cases
+from palconf.running.supervisor import run_cases
 
 # A name and a message an engine might send to break a report: HTML, Markdown table syntax,
 # a code span, a link, an entity, a newline and a control character.

@@ -24,7 +24,8 @@ from palconf.core import (
 )
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.oracle.rules import Refusal, Rules
-from palconf.running.runner import RunStopped, run_case, run_cases
+from palconf.running.runner import run_case
+from palconf.running.supervisor import RunStopped, run_cases
 
 from .harness import fingerprint
 from .test_loader import GOOD, write

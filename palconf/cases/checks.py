@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from palconf import paths
 from palconf.cases.schema import Check, Compiler
+from palconf.core.errors import UsageError
 from palconf.core.text import terminal_safe
 from palconf.oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
 from palconf.oracle.rules import Rules
@@ -49,7 +50,7 @@ class CaseError:
         return terminal_safe(f"{where}: {self.field + ': ' if self.field else ''}{self.message}")
 
 
-class CaseLoadError(Exception):
+class CaseLoadError(UsageError):
     """Some case files do not load: `errors`, every one of them; `loaded`, the cases that
     did load (they are not run while any file is broken)."""
 

@@ -15,10 +15,12 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from palconf.core.errors import PalconfError
+
 Check = Callable[[Any], bool]
 
 
-class SchemaCompileError(Exception):
+class SchemaCompileError(PalconfError):
     """A schema uses a keyword the compiler does not implement."""
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from palconf import paths
 from palconf.cases.loader import Case, CaseLoadError, load_cases
+from palconf.core.errors import UsageError
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
 
@@ -82,27 +83,22 @@ def excluded(case: Case, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
 
 
-def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
-    """The cases the options select, or None after printing why they cannot be loaded."""
+def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
+    """The cases the options select; a `UsageError` saying why when there are none or the
+    files cannot be loaded."""
     unknown = [k for k in args.keyword if k not in registry.groups]
     if unknown:
-        print(
-            f"palconf: unknown keyword(s): {', '.join(unknown)}; known: "
-            f"{', '.join(registry.groups)}",
-            file=sys.stderr,
+        raise UsageError(
+            f"unknown keyword(s): {', '.join(unknown)}; known: {', '.join(registry.groups)}"
         )
-        return None
-    try:
-        cases = load_cases(args.cases or paths.CASES, registry)
-    except CaseLoadError as e:
-        print(f"palconf: {len(e.errors)} problem(s) in the case files:", file=sys.stderr)
-        for err in e.errors:
-            print(f"  {err}", file=sys.stderr)
-        return None
     folder = args.cases or paths.CASES
+    try:
+        cases = load_cases(folder, registry)
+    except CaseLoadError as e:
+        problems = "".join(f"\n  {err}" for err in e.errors)
+        raise UsageError(f"{len(e.errors)} problem(s) in the case files:{problems}") from None
     if not cases:
-        print(f"palconf: no case in {folder}", file=sys.stderr)
-        return None
+        raise UsageError(f"no case in {folder}")
     if args.keyword:
         cases = [c for c in cases if set(c.keywords) & set(args.keyword)]
     if args.case:
@@ -120,27 +116,17 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case] | N
             + [f"--case {p!r}" for p in args.case]
             + [f"--exclude {p!r}" for p in exclude]
         )
-        print(f"palconf: no case matches {' '.join(chosen)} (in {folder})", file=sys.stderr)
-        return None
+        raise UsageError(f"no case matches {' '.join(chosen)} (in {folder})")
     return cases
 
 
 def registry_or_exit() -> Registry:
-    """The rules registry (rules/registry.toml); a registry that cannot be read or is not
-    complete is a message and exit status 2, never a traceback."""
-    where = paths.RULES / "registry.toml"
+    """The rules registry (rules/registry.toml); one that is missing, unreadable or not
+    complete is a `UsageError` naming the file and the field, never a traceback."""
     missing = paths.missing_data()
     if missing is not None:
-        print(f"palconf: {missing}", file=sys.stderr)
-        raise SystemExit(2)
-    try:
-        return load_registry()
-    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not TOML
-        problem = str(e)
-    except (KeyError, TypeError, AttributeError) as e:  # a table or field missing or wrong
-        problem = f"incomplete or malformed ({type(e).__name__}: {e})"
-    print(f"palconf: cannot load the rules registry {where}: {problem}", file=sys.stderr)
-    raise SystemExit(2)
+        raise UsageError(missing)
+    return load_registry()
 
 
 def add_strict_option(p: argparse.ArgumentParser) -> None:

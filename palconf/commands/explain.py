@@ -17,7 +17,6 @@ from palconf.core import EngineFault, Result, terminal_safe
 from palconf.core.compare import show
 from palconf.engines.options import add_engine_options, make_engine
 from palconf.engines.oracle_engine import OracleEngine
-from palconf.engines.process import EngineCommandError
 from palconf.explain.board import render_board
 from palconf.explain.side_by_side import StepView, explain_steps
 from palconf.explain.transcript import Recorder
@@ -152,11 +151,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     case = found
     paint = Paint(use_color(sys.stdout, args.color))
-    try:
-        engine = make_engine(args)
-    except EngineCommandError as e:
-        print(f"palconf explain: {e}", file=sys.stderr)
-        return 2
+    engine = make_engine(args)
     is_oracle = isinstance(engine, OracleEngine)
     try:
         engine.start()
@@ -164,9 +159,6 @@ def main(args: argparse.Namespace) -> int:
         engine.close()
         recorder = Recorder(engine)
         recorder.start()
-    except EngineCommandError as e:
-        print(f"palconf explain: {e}", file=sys.stderr)
-        return 2
     except EngineFault as e:
         engine.close()
         print(

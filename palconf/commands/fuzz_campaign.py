@@ -16,9 +16,9 @@ import tomli_w
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from palconf.core import Engine, EngineFault, Outcome, terminal_safe
+from palconf.core.errors import UsageError
 from palconf.engines.options import make_engine
 from palconf.engines.oracle_engine import OracleEngine
-from palconf.engines.process import EngineCommandError
 from palconf.generators._edges import EDGE_NAMES
 from palconf.generators.differential import REASONS, Difference, FuzzReport, format_difference, fuzz
 from palconf.generators.export import ExportError, case_from_difference, write_case
@@ -67,7 +67,7 @@ class Progress:
         )
 
 
-class DatabaseError(Exception):
+class DatabaseError(UsageError):
     pass
 
 
@@ -287,9 +287,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         engine = make_engine(args)
         info = engine.start()
-    except EngineCommandError as e:
-        print(f"palconf fuzz: {terminal_safe(e.message, 2000)}", file=sys.stderr)
-        return 2
     except EngineFault as e:
         print(
             f"palconf fuzz: cannot start the engine: {terminal_safe(e.message, 2000)}",

@@ -153,8 +153,6 @@ def plain(table: list[list[Any]]) -> list[str]:
 def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
     cases = select_cases(args, registry)
-    if cases is None:
-        return 2
     if args.what == "cases":
         rows = case_rows(cases)
         order = ["id", "path", "keywords", "clauses", "rules", "interpretations", "title"]

@@ -177,8 +177,6 @@ def main(args: argparse.Namespace) -> int:
     if factory is None:
         return 2
     cases = select_cases(args, registry)
-    if cases is None:
-        return 2
     prune = args.prune if args.prune is not None else args.engine_cmd_template is None
     s = sweep(
         chosen,

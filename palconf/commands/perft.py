@@ -14,7 +14,6 @@ import time
 
 from palconf.core import Engine, EngineFault, terminal_safe
 from palconf.engines.options import add_engine_options, make_engine
-from palconf.engines.process import EngineCommandError
 from palconf.generators.formatting import show
 from palconf.generators.perft import (
     MAX_DEPTH,
@@ -157,9 +156,6 @@ def main(args: argparse.Namespace) -> int:
     try:
         engine = make_engine(args)
         info = engine.start()
-    except EngineCommandError as e:
-        print(f"palconf perft: {terminal_safe(e.message, 2000)}", file=sys.stderr)
-        return 2
     except EngineFault as e:
         print(
             f"palconf perft: cannot start the engine: {terminal_safe(e.message, 2000)}",

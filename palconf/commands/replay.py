@@ -12,7 +12,6 @@ from typing import Any
 from palconf.commands import add_display_options
 from palconf.core import MISSING, Engine, EngineFault, terminal_safe
 from palconf.engines.options import add_engine_options, make_engine
-from palconf.engines.process import EngineCommandError
 from palconf.explain.transcript import Entry, TranscriptError, read_transcript, reply_diffs
 from palconf.running.terminal import Paint, use_color
 
@@ -68,11 +67,7 @@ def main(args: argparse.Namespace) -> int:
         sys.stdout.writelines(transcript.requests())
         return 0
     paint = Paint(use_color(sys.stdout, args.color))
-    try:
-        engine = make_engine(args)
-    except EngineCommandError as e:
-        print(f"palconf replay: {e}", file=sys.stderr)
-        return 2
+    engine = make_engine(args)
     recorded = transcript.meta.get("engine") or {}
     print(
         f"palconf replay: {len(transcript.entries)} request(s) recorded from "

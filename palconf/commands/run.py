@@ -20,19 +20,20 @@ from palconf.commands import (
     select_cases,
     warn_stale,
 )
-from palconf.core import EngineFault, Outcome, Result, terminal_safe
+from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
+from palconf.core.errors import ExitCode, UsageError
 from palconf.engines.options import add_engine_options, make_engine, restart_count
-from palconf.engines.process import EngineCommandError
-from palconf.running.expectations import Expectations, ExpectationsError
+from palconf.registry import Registry
+from palconf.running.expectations import Expectations
 from palconf.running.output import (
     Resumed,
-    ResumeError,
     read_for_resume,
     report_after_run,
     write_meta_line,
 )
-from palconf.running.runner import DEFAULT_MAX_RESTARTS, RunStopped, run_cases
+from palconf.running.session import CaseRun, RunEnd, is_news
 from palconf.running.summary import render_table, skip_reasons, verdict_line
+from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, Supervisor
 from palconf.running.terminal import Paint, Progress, progress_mode, use_color
 
 
@@ -163,138 +164,161 @@ def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = No
             print(f"    | {terminal_safe(line, 300)}", file=out)
 
 
+class _ResultsFile:
+    """Listener: each result as a line of the results file, flushed at once."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    def on_result(self, result: Result) -> None:
+        self.out.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
+        self.out.flush()
+
+    def on_finish(self, end: RunEnd) -> None:
+        self.out.close()
+
+
+class _Progress:
+    """Listener: the progress bar or lines on stderr, and `-v`'s line per case."""
+
+    def __init__(self, progress: Progress, paint: Paint, verbose: bool) -> None:
+        self.progress, self.paint, self.verbose = progress, paint, verbose
+
+    def on_result(self, result: Result) -> None:
+        self.progress.add(result.outcome)
+        if self.verbose:
+            shown = self.paint.outcome(result.outcome, f"{result.outcome:<8}")
+            self.progress.above(f"{shown} {result.id}", sys.stdout)
+
+    def on_finish(self, end: RunEnd) -> None:
+        self.progress.close()
+
+
+def _start(engine: Engine, args: argparse.Namespace) -> None:
+    """Start the engine; one that does not start is a `UsageError` with its stderr's tail and
+    the `smoke` line to check it with (no case ran: the run did not take place)."""
+    try:
+        engine.start()
+    except EngineFault as e:
+        tail = "".join(
+            f"\n  | {terminal_safe(line, 300)}"
+            for line in (e.stderr or engine.take_stderr()).splitlines()[-10:]
+        )
+        raise UsageError(
+            f"the engine did not start: {terminal_safe(e.message, 2000)}{tail}\n"
+            f"palconf: check the engine with: palconf smoke --engine-cmd "
+            f"{shlex.quote(args.engine_cmd or '')}"
+        ) from None
+
+
 def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
     cases = select_cases(args, registry)
-    if cases is None:
-        return 2
     if args.resume and not args.results:
-        print("palconf: --resume needs --results FILE (the file to resume)", file=sys.stderr)
-        return 2
+        raise UsageError("--resume needs --results FILE (the file to resume)")
     if args.update_expectations and not args.expectations:
-        print("palconf: --update-expectations needs --expectations FILE", file=sys.stderr)
-        return 2
-    try:
-        expectations = load_expectations(args, cases)
-        resumed = read_for_resume(args.results) if args.resume else Resumed()
-        engine = make_engine(args)
-    except (ExpectationsError, ResumeError, EngineCommandError) as e:
-        print(f"palconf: {terminal_safe(e, 2000, keep_newlines=True)}", file=sys.stderr)
-        return 2
+        raise UsageError("--update-expectations needs --expectations FILE")
+    expectations = load_expectations(args, cases)
+    resumed = read_for_resume(args.results) if args.resume else Resumed()
+    engine = make_engine(args)
     selected = {c.id for c in cases}
-    results = [r for r in resumed.results if r.id in selected]
-    done = {r.id for r in results}
-    if args.resume:
-        print(
-            f"palconf: resuming {args.results}: {len(done)} case(s) done, "
-            f"{len(cases) - len(done)} to run"
-        )
-    mismatched = {r.id for r in results if not expectations.judge(r)}
+    earlier = [r for r in resumed.results if r.id in selected]
+    done = {r.id for r in earlier}
     todo = [c for c in cases if c.id not in done]
-    skipped = [(c, entry) for c in todo if (entry := expectations.skipped(c.id)) is not None]
+    skipped = [
+        (c, entry.describe() or f"listed as {entry.pattern!r}")
+        for c in todo
+        if (entry := expectations.skipped(c.id)) is not None
+    ]
     todo = [c for c in todo if expectations.skipped(c.id) is None]
-    try:
-        out = (
-            args.results.open("a" if args.resume else "w", encoding="utf-8")
-            if args.results
-            else None
-        )
-    except OSError as e:
-        print(f"palconf: cannot write {args.results}: {e.strerror or e}", file=sys.stderr)
-        return 2
-
     paint = Paint(use_color(sys.stdout, args.color))
-    progress = Progress(
-        len(todo) + len(skipped),
-        mode=progress_mode(args.progress, sys.stderr),
-        paint=Paint(use_color(sys.stderr, args.color)),
-    )
-
-    unexpected_now = 0  # this run's results that are not as expected (for --max-fail)
-
-    def record(r: Result) -> None:
-        nonlocal unexpected_now
-        if not expectations.judge(r):
-            mismatched.add(r.id)
-            unexpected_now += 1
-        results.append(r)
-        if out:
-            out.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
-            out.flush()
-        progress.add(r.outcome)
-        if args.verbose:
-            progress.above(f"{paint.outcome(r.outcome, f'{r.outcome:<8}')} {r.id}", sys.stdout)
-
-    stopped = max_failed = ""
     try:
-        try:
-            engine.start()
-        except EngineCommandError as e:
-            print(f"palconf: {e}", file=sys.stderr)
-            return 2
-        except EngineFault as e:
-            print(
-                f"palconf: the engine did not start: {terminal_safe(e.message, 2000)}",
-                file=sys.stderr,
-            )
-            for line in (e.stderr or engine.take_stderr()).splitlines()[-10:]:
-                print(f"  | {terminal_safe(line, 300)}", file=sys.stderr)
-            print(
-                f"palconf: check the engine with: palconf smoke --engine-cmd "
-                f"{shlex.quote(args.engine_cmd or '')}",
-                file=sys.stderr,
-            )
-            return 2  # no case ran: the run did not take place (docs/INTERPRETING.md)
+        _start(engine, args)
         mismatch = resumed.mismatch(engine.info, registry.current)
         if mismatch is not None and not args.resume_other_engine:
-            print(
-                f"palconf: will not resume {args.results}: {mismatch}; run without --resume "
+            raise UsageError(
+                f"will not resume {args.results}: {mismatch}; run without --resume "
                 f"(or with another --results FILE) to start afresh, or add "
-                f"--resume-other-engine to mix them",
-                file=sys.stderr,
+                f"--resume-other-engine to mix them"
             )
-            return 2
-        if out:  # the meta line first (reports/results.py); a resumed file keeps its own
+        if args.resume:
+            print(
+                f"palconf: resuming {args.results}: {len(done)} case(s) done, "
+                f"{len(cases) - len(done)} to run"
+            )
+        run = CaseRun(
+            Supervisor(engine, args.max_restarts),
+            expectations,
+            len(cases),
+            max_fail=args.max_fail,
+            resumed=earlier,
+        )
+        if args.results:
+            try:
+                out = args.results.open("a" if args.resume else "w", encoding="utf-8")
+            except OSError as e:
+                raise UsageError(f"cannot write {args.results}: {e.strerror or e}") from None
+            # the meta line first (reports/results.py); a resumed file keeps its own
             write_meta_line(out, engine.info, registry.current, len(cases))
+            run.subscribe(_ResultsFile(out))
         print(
             f"palconf: {len(cases)} case(s) against {terminal_safe(engine.info.name, 200)} "
             f"{terminal_safe(engine.info.version, 100)}",
             flush=True,
         )
-        for case, entry in skipped:
-            record(_skip_result(case, entry.describe() or f"listed as {entry.pattern!r}"))
-        runs = run_cases(engine, todo, max_restarts=args.max_restarts)
+        progress = Progress(
+            len(todo) + len(skipped),
+            mode=progress_mode(args.progress, sys.stderr),
+            paint=Paint(use_color(sys.stderr, args.color)),
+        )
+        run.subscribe(_Progress(progress, paint, args.verbose))
         try:
-            for r in runs:
-                record(r)
-                if args.max_fail is not None and unexpected_now >= args.max_fail:
-                    max_failed = f"{unexpected_now} result(s) not as expected (--max-fail)"
-                    break
-        except RunStopped as e:
-            stopped = str(e)
-        finally:
-            runs.close()
-            progress.close()
+            end = run.run(todo, skipped, _skip_result)
+        except KeyboardInterrupt:
+            _interrupted(args, run, registry, paint)
+            raise
     finally:
         engine.close()
-        if out:
-            out.close()
+    return _finish(args, end, cases, expectations, engine.info, registry, paint)
+
+
+def _interrupted(args: argparse.Namespace, run: CaseRun, registry: Registry, paint: Paint) -> None:
+    """^C: the table of what did run, and how to run the rest."""
+    print()
+    print(render_table(run.results, registry, paint))
+    rest = run.total - len(run.results)
+    hint = (
+        f"palconf run ... --results {args.results} --resume runs them"
+        if args.results
+        else "with --results FILE, --resume runs them later"
+    )
+    print(f"palconf: interrupted: {len(run.results)} result(s); {rest} case(s) not run ({hint})")
+
+
+def _finish(
+    args: argparse.Namespace,
+    end: RunEnd,
+    cases: list[Case],
+    expectations: Expectations,
+    info: EngineInfo,
+    registry: Registry,
+    paint: Paint,
+) -> int:
+    """What a finished run prints after its results: the FAIL blocks, why it stopped, the
+    expectations' news, the report, the table and the verdict; the exit status."""
+    results, mismatched = end.results, set(end.mismatched)
     for r in results:
-        if (
-            r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XPASS)
-            or r.id in mismatched
-        ):
+        if is_news(r, mismatched):
             print_failure(r, sys.stdout, paint, args.cases or paths.CASES)
-    if max_failed:
+    if end.max_failed:
         print(
-            f"\npalconf: stopped after {max_failed}; {len(cases) - len(results)} case(s) "
+            f"\npalconf: stopped after {end.max_failed}; {end.not_run} case(s) "
             f"were not run" + (" (run again with --resume to run them)" if args.results else "")
         )
-    if stopped:
-        not_run = len(cases) - len(results)
+    if end.stopped:
         print(
-            f"\npalconf: the run stopped: {stopped}\n  {not_run} case(s) were not run. Fix "
-            f"the engine (palconf smoke --engine-cmd ...), then run again with --resume "
+            f"\npalconf: the run stopped: {end.stopped}\n  {end.not_run} case(s) were not run. "
+            f"Fix the engine (palconf smoke --engine-cmd ...), then run again with --resume "
             f"to run only those, or raise --max-restarts.",
             file=sys.stderr,
         )
@@ -306,12 +330,12 @@ def main(args: argparse.Namespace) -> int:
         )
     if args.update_expectations:
         unfiltered = not args.case and not args.keyword
+        selected = {c.id for c in cases}
         new = expectations.updated(results, known_ids=selected if unfiltered else None)
         try:
             new.write(args.expectations)
         except OSError as e:
-            print(f"palconf: cannot write {args.expectations}: {e.strerror or e}", file=sys.stderr)
-            return 2
+            raise UsageError(f"cannot write {args.expectations}: {e.strerror or e}") from None
         print(
             f"palconf: wrote {args.expectations}: {len(new.entries)} entr"
             f"{'y' if len(new.entries) == 1 else 'ies'} (was {len(expectations.entries)})"
@@ -323,10 +347,10 @@ def main(args: argparse.Namespace) -> int:
             f"--update-expectations records them"
         )
     if args.report:  # the compliance report (as `palconf report` writes it)
-        if report_after_run(args.results, args.report, engine.info, results, registry, len(cases)):
-            return 2
+        if report_after_run(args.results, args.report, info, results, registry, len(cases)):
+            return ExitCode.USAGE
     stale = warn_stale(cases, registry)
-    bad = bool(mismatched or stopped or max_failed)
+    bad = bool(mismatched or end.stopped or end.max_failed)
     skips = skip_reasons(results)
     if skips:
         print("\nskipped:")
@@ -335,4 +359,4 @@ def main(args: argparse.Namespace) -> int:
     print()
     print(render_table(results, registry, paint))
     print(verdict_line(results, len(cases), bad, registry, paint))
-    return 1 if bad or (args.strict and stale) else 0
+    return ExitCode.FAILED if bad or (args.strict and stale) else ExitCode.OK

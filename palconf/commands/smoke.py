@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 from palconf.core import EngineFault, compare, state_changes, terminal_safe
 from palconf.engines.options import add_engine_options, make_engine
-from palconf.engines.process import EngineCommandError, ProcessEngine
+from palconf.engines.process import ProcessEngine
 from palconf.engines.schemas import check_reply_shape, json_validator
 from palconf.engines.smoke_data import (
     ACCEPTED,
@@ -118,8 +117,6 @@ class Smoke:
     def run(self) -> None:
         try:
             info = self.engine.start()
-        except EngineCommandError:
-            raise
         except EngineFault as e:
             self.fault(
                 "hello",
@@ -403,17 +400,13 @@ class Smoke:
 
 
 def main(args: argparse.Namespace) -> int:
+    engine = make_engine(args)
+    assert isinstance(engine, ProcessEngine)  # --engine-cmd is required
+    smoke = Smoke(engine)
     try:
-        engine = make_engine(args)
-        assert isinstance(engine, ProcessEngine)  # --engine-cmd is required
-        smoke = Smoke(engine)
-        try:
-            smoke.run()
-        finally:
-            engine.close()
-    except EngineCommandError as e:
-        print(f"palconf smoke: {e.message}", file=sys.stderr)
-        return 2
+        smoke.run()
+    finally:
+        engine.close()
     failed = [c for c in smoke.checks if c.status == "FAIL"]
     if args.format == "json":
         report = {

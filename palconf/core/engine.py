@@ -55,7 +55,7 @@ class ProtocolViolation(EngineFault):
     pass
 
 
-class Unsupported(Exception):
+class Unsupported(PalconfError):
     """The engine answered `unsupported` (a keyword, effect or version it does not know):
     what was asked says nothing about it, so a case is skipped."""
 

@@ -28,6 +28,8 @@ class ExitCode(IntEnum):
     INTERNAL = 3
     #: stopped by ^C (SIGINT)
     INTERRUPTED = 130
+    #: the reader of palconf's output went away (`palconf list | head`): nothing was judged
+    BROKEN_PIPE = 141
     #: stopped by SIGTERM
     TERMINATED = 143
 

@@ -46,6 +46,7 @@ from palconf.core.engine import (
     ProtocolViolation,
     parse_hello,
 )
+from palconf.core.errors import UsageError
 from palconf.engines.json_lines import ENCODER, decode_line, exit_description, snippet
 from palconf.engines.processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
 from palconf.engines.schemas import check_message, check_reply_shape
@@ -61,7 +62,7 @@ BYE_GRACE = 2.0
 EXIT_GRACE = 0.5
 
 
-class EngineCommandError(EngineCrash):
+class EngineCommandError(UsageError):
     """The engine command cannot be run at all (empty, bad quoting, not found, not executable).
     The CLI treats it as a bad argument (exit status 2)."""
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from palconf import __version__
 from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare
+from palconf.core.errors import UsageError
 
 FORMAT = "palconf-transcript"
 FORMAT_VERSION = 1
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 
-class TranscriptError(Exception):
+class TranscriptError(UsageError):
     """A transcript file that cannot be read; the message names the file and line."""
 
 

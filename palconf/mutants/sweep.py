@@ -28,7 +28,8 @@ from palconf.engines.oracle_engine import Engine, EngineFault, OracleEngine
 from palconf.mutants import Mutant
 from palconf.mutants.tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
 from palconf.registry import BASE, Registry
-from palconf.running.runner import RunStopped, run_case, run_cases
+from palconf.running.runner import run_case
+from palconf.running.supervisor import RunStopped, run_cases
 
 __all__ = [
     "KILLING",

@@ -18,17 +18,19 @@ import argparse
 import importlib
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from palconf.core import Engine, EngineCrash, EngineFault, EngineInfo, ProtocolViolation, Result
+from palconf.core.errors import PalconfError
 from palconf.engines.options import make_engine
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
+    from palconf.running.supervisor import Supervisor
 
 __all__ = [
     "EngineSlot",
@@ -183,7 +185,7 @@ class InProcessEngine:
 # ---------------------------------------------------------------- the engine of this process
 
 
-class EngineStopped(Exception):
+class EngineStopped(PalconfError):
     """The engine of this process cannot run cases any more: it did not start, or it broke
     more times in a row than the restart limit allows."""
 
@@ -195,41 +197,31 @@ class EngineStopped(Exception):
 
 class EngineSlot:
     """The one engine of this pytest process (of this xdist worker): started at the first case
-    that runs, closed at the end of the session.
-
-    Cases are fed one at a time to `run_cases` (a generator that pulls the next
-    case when asked for the next result), so the restart policy is `palconf run`'s own."""
+    that runs, closed at the end of the session. Each case runs through one `Supervisor`, so
+    faults, restarts and the restart limit are `palconf run`'s own."""
 
     def __init__(self, make: Callable[[], Engine], max_restarts: int | None) -> None:
         self.make = make
         self.max_restarts = max_restarts
         self.engine: Engine | None = None
         self.stopped: EngineStopped | None = None
-        self._next: Case | None = None
-        self._results: Iterator[Result] | None = None
+        self._supervisor: Supervisor | None = None
 
     def run(self, case: Case) -> Result:
+        from palconf.running.supervisor import RunStopped
+
         if self.stopped is not None:
             raise EngineStopped(self.stopped.message, self.stopped.stderr)
-        if self._results is None:
-            self._start()
-        assert self._results is not None
-        from palconf.running.runner import RunStopped
-
-        self._next = case
+        if self._supervisor is None:
+            self._supervisor = self._start()
         try:
-            return next(self._results)
+            return self._supervisor.run(case)
         except RunStopped as e:
             self.stopped = EngineStopped(f"the engine is stopped: {e}")
             raise self.stopped from None
-        except StopIteration:  # only after an exception escaped run_cases: a palconf bug
-            raise RuntimeError(
-                "palconf's runner ended after an internal error (see the "
-                "first case that failed with a traceback)"
-            ) from None
 
-    def _start(self) -> None:
-        from palconf.running.runner import DEFAULT_MAX_RESTARTS, run_cases
+    def _start(self) -> Supervisor:
+        from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, Supervisor
 
         engine = None
         try:
@@ -243,13 +235,7 @@ class EngineSlot:
             raise self.stopped from None
         self.engine = engine
         limit = DEFAULT_MAX_RESTARTS if self.max_restarts is None else self.max_restarts
-        self._results = run_cases(engine, self._feed(), max_restarts=limit)
-
-    def _feed(self) -> Iterator[Case]:
-        while True:
-            case, self._next = self._next, None
-            assert case is not None, "run_cases asked for a case nobody gave it"
-            yield case
+        return Supervisor(engine, max_restarts=limit)
 
     def close(self) -> None:
         if self.engine is not None:

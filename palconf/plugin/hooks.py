@@ -163,7 +163,7 @@ def _settings(config: pytest.Config) -> Settings:
         try:
             split_command(cmd)
         except EngineCommandError as e:
-            raise pytest.UsageError(f"--palconf-engine-cmd: {e.message}") from None
+            raise pytest.UsageError(f"--palconf-engine-cmd: {e}") from None
         label = cmd
         make = process_factory(cmd, DEFAULT_TIMEOUT if timeout is None else timeout)
     else:

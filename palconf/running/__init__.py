@@ -1,7 +1,12 @@
 """Running cases on an engine and saying what came of it.
 
-- `runner`: `run_case` plays one case on one engine and decides its `Result`; `run_cases`
-  runs many, restarting a broken engine between cases;
+- `runner`: `run_case` plays one case on one engine and decides its `Result`; the one place
+  where an engine's answers are matched against a case's expectations (`check_step`), used
+  by `palconf explain` too;
+- `supervisor`: one engine for a whole run, one case per call, and the restart policy
+  (`Supervisor`, `run_cases`, `RunStopped`);
+- `session`: a run of many cases as an object with events (a result arrives, the run
+  finishes) that the terminal output, the results file and the report subscribe to;
 - `expectations`: known failures (an expectations file: xfail, xpass);
 - `summary`: the end of a run (the per-group table, the skip reasons, the verdict line);
 - `terminal`: colour and progress;
@@ -16,13 +21,15 @@ from palconf.core.lazy import lazy_face
 
 if TYPE_CHECKING:
     from palconf.running.expectations import Expectations, ExpectationsError
-    from palconf.running.runner import DEFAULT_MAX_RESTARTS, RunStopped, run_case, run_cases
+    from palconf.running.runner import run_case
+    from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor, run_cases
 
 _EXPORTS = {
-    "DEFAULT_MAX_RESTARTS": ".runner",
-    "RunStopped": ".runner",
     "run_case": ".runner",
-    "run_cases": ".runner",
+    "DEFAULT_MAX_RESTARTS": ".supervisor",
+    "RunStopped": ".supervisor",
+    "Supervisor": ".supervisor",
+    "run_cases": ".supervisor",
     "Expectations": ".expectations",
     "ExpectationsError": ".expectations",
 }
@@ -31,6 +38,7 @@ __all__ = [
     "Expectations",
     "ExpectationsError",
     "RunStopped",
+    "Supervisor",
     "run_case",
     "run_cases",
 ]

@@ -41,6 +41,7 @@ import tomli
 import tomli_w
 
 from palconf.core import Outcome, Result
+from palconf.core.errors import UsageError
 from palconf.core.safe_write import write_text_atomic
 
 #: Outcomes an entry may list (besides `skip`, which stands alone).
@@ -60,7 +61,7 @@ HEADER = """\
 """
 
 
-class ExpectationsError(Exception):
+class ExpectationsError(UsageError):
     """The expectations file cannot be used; the message names the file and the entry."""
 
 

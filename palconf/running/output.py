@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from palconf.core import EngineInfo, Result, terminal_safe
+from palconf.core.errors import UsageError
 
 if TYPE_CHECKING:
     from palconf.registry import Registry
@@ -36,7 +37,7 @@ __all__ = [
 # ---------------------------------------------------------------- the results file
 
 
-class ResumeError(Exception):
+class ResumeError(UsageError):
     """The results file cannot be resumed from."""
 
 

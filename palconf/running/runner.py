@@ -12,7 +12,6 @@ expectation has a `legal` part and the engine offers the command.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterable
 from typing import Any
 
 from palconf.cases.loader import SETUP_ERRORS, Case, Expectation, LegalExpectation, Step
@@ -34,13 +33,12 @@ from palconf.core import (
 )
 from palconf.core import legal as ask_legal
 from palconf.core.compare import canonical, matches, show
+from palconf.core.errors import PalconfError
 
-__all__ = ["DEFAULT_MAX_RESTARTS", "CaseFailed", "RunStopped", "run_case", "run_cases"]
-
-DEFAULT_MAX_RESTARTS = 5
+__all__ = ["CaseFailed", "play_case", "run_case"]
 
 
-class CaseFailed(Exception):
+class CaseFailed(PalconfError):
     def __init__(self, step: int, message: str, diffs: list[Diff] | None = None) -> None:
         super().__init__(message)
         self.step = step
@@ -230,48 +228,3 @@ def run_case(engine: Engine, case: Case) -> Result:
         stderr=stderr or engine.take_stderr(),
         **base,
     )
-
-
-class RunStopped(Exception):
-    """The engine broke too many times in a row: the run stops. Results already yielded
-    stand; the cases not run are left for `--resume`."""
-
-
-def run_cases(
-    engine: Engine, cases: Iterable[Case], max_restarts: int = DEFAULT_MAX_RESTARTS
-) -> Generator[Result, None, None]:
-    """Run each case, yielding its result as soon as it is known.
-
-    Restart policy: after a timeout, or an error that left the engine unusable (its
-    `broken` flag says so), the engine is restarted before the next case it must run (not
-    for cases skipped by keyword). A restart that fails is tried again. When
-    `max_restarts` restarts in a row have not brought a case to an end without a fault,
-    `RunStopped` is raised instead of restarting once more."""
-    in_a_row = 0
-    needs_restart = False
-    last_fault = ""
-    for case in cases:
-        if needs_restart and case.needs <= engine.info.keywords:
-            while True:
-                if in_a_row >= max_restarts:
-                    raise RunStopped(
-                        f"the engine broke {in_a_row + 1} time(s) in a row and "
-                        f"{max_restarts} restart(s) in a row is the limit; last fault: "
-                        f"{last_fault}"
-                    )
-                in_a_row += 1
-                try:
-                    engine.restart()
-                    break
-                except EngineFault as e:
-                    last_fault = f"restarting: {e.message}"
-            needs_restart = False
-        result = run_case(engine, case)
-        if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT) and (
-            engine.broken or result.outcome == Outcome.TIMEOUT
-        ):
-            needs_restart = True
-            last_fault = f"{case.id}: {result.outcome}: {result.message}"
-        elif result.outcome != Outcome.SKIP:
-            in_a_row = 0
-        yield result
