@@ -13,19 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from palconf.cases.loader import Case, LegalExpectation, Step
+from palconf.cases.loader import Case, Step
 from palconf.core import (
-    MISSING,
     Diff,
     Engine,
     EngineFault,
     compare,
-    legal_diffs,
     observe,
     state_changes,
 )
 from palconf.core import legal as ask
-from palconf.core.compare import canonical, matches
+from palconf.running.runner import legal_problems, verdict_problem
 
 __all__ = ["StepView", "explain_steps"]
 
@@ -35,6 +33,7 @@ class Answer:
     """One side's answer to a step's request, and its OBSERVED after it."""
 
     verdict: str = ""  # "accepted", "refused: illegal-target (…)", or a fault
+    refusal: dict[str, Any] | None = None  # the refusal reply, when the step was refused
     observed: dict[str, Any] | None = None
     legal: list[Any] | None = None
     fault: str | None = None
@@ -86,6 +85,7 @@ def _answer(engine: Engine, n: int, request: dict[str, Any], ask_legal: bool) ->
         elif reply.get("ok") is True:
             answer.verdict = "accepted" if request["cmd"] == "act" else "loaded"
         else:
+            answer.refusal = reply
             code = reply.get("reason") if request["cmd"] == "act" else None
             code = code or reply.get("error")
             message = reply.get("message", "")
@@ -124,26 +124,15 @@ def explain_steps(case: Case, engine: Engine, oracle: Engine | None) -> list[Ste
         if before is not None and state is not None:
             view.changes = state_changes(before, state)
         if exp is not None and exp.legal is not None and mine.legal is not None:
-            view.legal_diffs = _legal(exp.legal, mine.legal)
+            view.legal_diffs = legal_problems(exp.legal, mine.legal)
         before = state
     return views
 
 
-def _legal(exp: LegalExpectation, listed: list[Any]) -> list[Diff]:
-    """What the runner checks of LEGAL (palconf.running.runner), as differences to show."""
-    diffs = legal_diffs(exp.exactly, listed) if exp.exactly is not None else []
-    present = {canonical(a) for a in listed}
-    diffs += [Diff("legal", a, MISSING) for a in exp.includes if canonical(a) not in present]
-    diffs += [Diff("legal (excluded)", p, a) for p in exp.excludes for a in listed if matches(p, a)]
-    return diffs
-
-
 def _answer_differs(case: Case, n: int, step: Step | None, answer: Answer) -> bool:
-    accepted = answer.verdict in ("accepted", "loaded")
-    exp = case.expectation_after(n)
-    if step is None or exp is None or exp.refused is None:
-        return not accepted
-    if accepted:
-        return True
-    code = answer.verdict.removeprefix("refused: ").split(" ", 1)[0]
-    return isinstance(exp.refused, str) and code != exp.refused
+    """Whether the verdict differs from the case's: the runner's own check (`verdict_problem`)."""
+    if step is None:
+        return answer.verdict != "loaded"
+    if answer.verdict not in ("accepted", "loaded") and answer.refusal is None:
+        return True  # not a JSON object: neither accepted nor refused
+    return verdict_problem(case, n, answer.refusal) is not None

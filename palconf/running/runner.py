@@ -35,7 +35,7 @@ from palconf.core import legal as ask_legal
 from palconf.core.compare import canonical, matches, show
 from palconf.core.errors import PalconfError
 
-__all__ = ["CaseFailed", "play_case", "run_case"]
+__all__ = ["CaseFailed", "legal_problems", "play_case", "run_case", "verdict_problem"]
 
 
 class CaseFailed(PalconfError):
@@ -111,54 +111,73 @@ class _Play:
         before: dict[str, Any] | None,
         refusal: dict[str, Any] | None,
     ) -> None:
-        step = self.case.steps[n - 1]
-        code_field = "error" if step.kind == "setup" else "reason"
-        label = f"setup step {n}" if step.kind == "setup" else f"action {n}"
-        if exp is not None and exp.refused is not None:
-            if refusal is None:
-                want = f" ({exp.refused})" if isinstance(exp.refused, str) else ""
-                raise CaseFailed(
-                    n, f"{label} was accepted; it must be refused{want}: {step.describe()}"
-                )
-            if isinstance(exp.refused, str) and refusal.get(code_field) != exp.refused:
-                raise CaseFailed(
-                    n,
-                    f"{label} was refused with {code_field} "
-                    f"{refusal.get(code_field)!r}, expected {exp.refused!r}",
-                    [Diff(code_field, exp.refused, refusal.get(code_field, MISSING))],
-                )
+        problem = verdict_problem(self.case, n, refusal)
+        if problem is not None:
+            raise CaseFailed(n, *problem)
+        if refusal is not None:  # refused, as the case demands: and it must change nothing
             assert before is not None
             changes = state_changes(before, state)
             if changes:
-                raise CaseFailed(n, f"{label} was refused but changed the state", changes)
-        elif refusal is not None:
-            raise CaseFailed(
-                n,
-                f"{label} was refused ({refusal.get(code_field)}: "
-                f"{refusal.get('message', '')}); it must be accepted: "
-                f"{step.describe()}",
-            )
+                label = "setup step" if self.case.steps[n - 1].kind == "setup" else "action"
+                raise CaseFailed(n, f"{label} {n} was refused but changed the state", changes)
 
     def check_legal(self, n: int, exp: LegalExpectation) -> None:
         if not self.offers_legal:
             self.legal_unchecked += 1
             return
-        listed = ask_legal(self.engine, n)
-        diffs: list[Diff] = []
-        if exp.exactly is not None:
-            diffs += legal_diffs(exp.exactly, listed)
-        present = {canonical(a) for a in listed}
-        diffs += [Diff("legal", a, MISSING) for a in exp.includes if canonical(a) not in present]
-        diffs += [
-            Diff("legal (excluded)", pattern, a)
-            for pattern in exp.excludes
-            for a in listed
-            if matches(pattern, a)
-        ]
+        diffs = legal_problems(exp, ask_legal(self.engine, n))
         if diffs:
-            raise CaseFailed(
-                n, f"{_where(n)}: `legal` differs in {len(diffs)} action(s)", _dedupe(diffs)
+            raise CaseFailed(n, f"{_where(n)}: `legal` differs in {len(diffs)} action(s)", diffs)
+
+
+# ------------------------------------------- matching an answer against the case (one place)
+
+
+def verdict_problem(
+    case: Case, n: int, refusal: dict[str, Any] | None
+) -> tuple[str, list[Diff]] | None:
+    """What is wrong with the answer to step `n` (accepted when `refusal` is None, else the
+    refusal reply) against the case's expectation after it: None when it is as expected, else
+    the message and the differing fields. `run_case` and `palconf explain` both ask this."""
+    step = case.steps[n - 1]
+    exp = case.expectation_after(n)
+    code_field = "error" if step.kind == "setup" else "reason"
+    label = f"setup step {n}" if step.kind == "setup" else f"action {n}"
+    if exp is not None and exp.refused is not None:
+        if refusal is None:
+            want = f" ({exp.refused})" if isinstance(exp.refused, str) else ""
+            return f"{label} was accepted; it must be refused{want}: {step.describe()}", []
+        if isinstance(exp.refused, str) and refusal.get(code_field) != exp.refused:
+            return (
+                f"{label} was refused with {code_field} "
+                f"{refusal.get(code_field)!r}, expected {exp.refused!r}",
+                [Diff(code_field, exp.refused, refusal.get(code_field, MISSING))],
             )
+        return None
+    if refusal is not None:
+        return (
+            f"{label} was refused ({refusal.get(code_field)}: "
+            f"{refusal.get('message', '')}); it must be accepted: {step.describe()}",
+            [],
+        )
+    return None
+
+
+def legal_problems(exp: LegalExpectation, listed: list[Any]) -> list[Diff]:
+    """How a LEGAL list differs from what a case expects of it (`exactly`, `includes`,
+    `excludes`), each difference once: the one check of LEGAL, for `run` and `explain`."""
+    diffs: list[Diff] = []
+    if exp.exactly is not None:
+        diffs += legal_diffs(exp.exactly, listed)
+    present = {canonical(a) for a in listed}
+    diffs += [Diff("legal", a, MISSING) for a in exp.includes if canonical(a) not in present]
+    diffs += [
+        Diff("legal (excluded)", pattern, a)
+        for pattern in exp.excludes
+        for a in listed
+        if matches(pattern, a)
+    ]
+    return _dedupe(diffs)
 
 
 def _where(n: int) -> str:
