@@ -28,24 +28,27 @@ from palconf import __version__
 from palconf.core.errors import ExitCode, UsageError
 from palconf.core.text import terminal_safe
 
-#: The modules that provide subcommands, in the order `--help` lists them.
-COMMANDS = (
-    "palconf.commands.run",
-    "palconf.commands.explain",
-    "palconf.commands.replay",
-    "palconf.commands.coverage",
-    "palconf.commands.lint",
-    "palconf.commands.rules",
-    "palconf.commands.serve",
-    "palconf.commands.smoke",
-    "palconf.commands.report",
-    "palconf.commands.site",
-    "palconf.commands.mutants",
-    "palconf.commands.fuzz",
-    "palconf.commands.perft",
-    "palconf.commands.list",
-    "palconf.commands.completion",
-)
+#: The subcommands in the order `--help` lists them, each with its one-line help. Only the
+#: module of the command that runs is imported (a light start: `palconf --version` and
+#: `palconf list` load no more than they use); `tests/test_cli_misc.py` checks that each
+#: line is the one its module's parser gives.
+COMMANDS: dict[str, str] = {
+    "run": "run the cases against the oracle or an engine",
+    "explain": "show one case step by step against an engine (default: the oracle)",
+    "replay": "send a transcript's requests to an engine and show where the replies differ",
+    "coverage": "cases per clause, and the interaction matrix",
+    "lint": "check the case files themselves",
+    "rules": "rules versions: diff, import, bless, status",
+    "serve": "serve the oracle as an engine on stdin/stdout",
+    "smoke": "check that an engine speaks the protocol basics",
+    "report": "HTML/Markdown/JSON/JUnit reports and badges from results files",
+    "site": "a static site from a folder of results files (many engines and versions)",
+    "mutants": "run the cases against every mutant engine",
+    "fuzz": "compare an engine with the oracle on generated games",
+    "perft": "count legal action sequences on the oracle and an engine",
+    "list": "list the cases, keyword groups or clauses (--json for machines)",
+    "completion": "print a bash or zsh completion script (needs the optional shtab)",
+}
 
 
 class VersionAction(argparse.Action):
@@ -78,7 +81,11 @@ def version_line() -> str:
     return f"palconf {__version__} (rules {rules}, {count} cases in {paths.CASES})"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(
+    argv: Sequence[str] | None = None, *, full: bool = False
+) -> argparse.ArgumentParser:
+    """The `palconf` parser. Every subcommand is listed; only the one named in `argv` (or, with
+    `full`, every one: for shell completion) gets its module imported and its own options."""
     parser = argparse.ArgumentParser(
         prog="palconf",
         description="Conformance suite and reference oracle for the Pal card game keywords "
@@ -94,14 +101,20 @@ def build_parser() -> argparse.ArgumentParser:
         action=VersionAction,
         help="show palconf's version, the rules version and the number of cases, and exit",
     )
+    parser.set_defaults(full_parser=lambda: build_parser(full=True))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(name).add_parser(sub)
+    chosen = next((a for a in argv or () if not a.startswith("-")), None)
+    for name, line in COMMANDS.items():
+        if full or name == chosen:
+            importlib.import_module(f"palconf.commands.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=line, add_help=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -280,3 +280,31 @@ def test_benchmarks_write_a_file_only_when_asked(
     assert bench.main(["--out", str(out)]) == 0
     assert json.loads(out.read_text()) == figures and f"written: {out}" in capsys.readouterr().out
     assert bench.build_parser().parse_args(["--json", "x.json"]).out == Path("x.json")
+
+
+def test_each_commands_help_line_is_its_modules_own() -> None:
+    """cli.COMMANDS lists every subcommand with the help its module's parser gives (only the
+    chosen command's module is imported, so `--help` reads the table)."""
+    import argparse
+    import importlib
+
+    from palconf.cli import COMMANDS
+
+    folder = Path(importlib.import_module("palconf.commands").__file__ or "").parent
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "fuzz_campaign"}
+    assert set(COMMANDS) == modules
+    for name, line in COMMANDS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"palconf.commands.{name}").add_parser(sub)
+        assert [a.help for a in sub._choices_actions] == [line], name
+
+
+def test_only_the_chosen_commands_module_is_imported() -> None:
+    code = (
+        "import sys\n"
+        "from palconf.cli import build_parser\n"
+        "build_parser(['list'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('palconf.commands.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['palconf.commands.list']"

@@ -228,7 +228,7 @@ def test_status_json(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_every_rules_subcommand_has_help_and_a_description() -> None:
     rules = next(
         a.choices["rules"]
-        for a in build_parser()._actions
+        for a in build_parser(["rules"])._actions
         if isinstance(a, argparse._SubParsersAction)
     )
     sub = next(a for a in rules._actions if isinstance(a, argparse._SubParsersAction))

@@ -15,33 +15,32 @@ from typing import TYPE_CHECKING
 from palconf.core.lazy import lazy_face
 
 if TYPE_CHECKING:
-    from palconf.cases.checks import CaseError, locate
+    from palconf.cases.checks import locate
+    from palconf.cases.errors import CaseError, CaseLoadError
+    from palconf.cases.finding import case_files, find_case_files
     from palconf.cases.loader import (
         SETUP_ERRORS,
         Case,
-        CaseLoadError,
         Expectation,
         LegalExpectation,
         Step,
         build_case,
-        case_files,
-        find_case_files,
         load_case,
         load_cases,
     )
 
 _EXPORTS = {
-    "CaseError": ".checks",
+    "CaseError": ".errors",
     "locate": ".checks",
     "SETUP_ERRORS": ".loader",
     "Case": ".loader",
-    "CaseLoadError": ".loader",
+    "CaseLoadError": ".errors",
     "Expectation": ".loader",
     "LegalExpectation": ".loader",
     "Step": ".loader",
     "build_case": ".loader",
-    "case_files": ".loader",
-    "find_case_files": ".loader",
+    "case_files": ".finding",
+    "find_case_files": ".finding",
     "load_case": ".loader",
     "load_cases": ".loader",
 }

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from palconf import paths
+from palconf.cases.errors import CaseError
 from palconf.cases.schema import Check, Compiler
-from palconf.core.errors import UsageError
-from palconf.core.text import terminal_safe
 from palconf.oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
 from palconf.oracle.rules import Rules
 from palconf.registry import Registry
@@ -30,34 +28,6 @@ NULL = "null"  # TOML has no null: the string "null" stands for it in expectatio
 #: How keywords are written on a card, and the keyword an ability's `when` names: the
 #: oracle's own tables (oracle/model.py), so the two never disagree.
 KEYWORD_OF_WORD = KEYWORD_NAMES
-
-
-@dataclass(frozen=True)
-class CaseError:
-    file: str
-    message: str
-    line: int | None = None
-    column: int | None = None
-    field: str | None = None
-
-    def __str__(self) -> str:
-        where = self.file
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.column is not None:
-                where += f":{self.column}"
-        # a file name or a value may hold control characters or lone surrogates
-        return terminal_safe(f"{where}: {self.field + ': ' if self.field else ''}{self.message}")
-
-
-class CaseLoadError(UsageError):
-    """Some case files do not load: `errors`, every one of them; `loaded`, the cases that
-    did load (they are not run while any file is broken)."""
-
-    def __init__(self, errors: list[CaseError], loaded: Sequence[Any] = ()) -> None:
-        super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
-        self.loaded = list(loaded)
 
 
 #: The refusals a setup step may demand (`P-state`); every other code is an action's REASON.

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from palconf.cases.checks import CaseError, _path_str, locate
+from palconf.cases.checks import _path_str, locate
+from palconf.cases.errors import CaseError
 
 #: The deepest nesting of tables and lists a case may have (the suite's own cases reach
 #: 12). Deeper values would exhaust Python's stack in the parser, the schema check or a

@@ -8,7 +8,6 @@ files before giving up, so one run shows every broken file at once.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,14 +17,14 @@ from palconf import paths
 from palconf.cases.checks import (
     NULL,
     SETUP_ERRORS,
-    CaseError,
-    CaseLoadError,
     locate,
     needed_keywords,
     schema,
     semantic_errors,
 )
 from palconf.cases.depth import too_deep_error
+from palconf.cases.errors import CaseError, CaseLoadError
+from palconf.cases.finding import case_files, find_case_files, is_case_folder
 from palconf.cases.messages import schema_errors
 from palconf.cases.reading import _parse, decode, read_bytes
 from palconf.core.outcomes import BASE, PROTOCOL, groups_of
@@ -223,78 +222,6 @@ def load_case(
         return None, [too_deep_error(rel, text)]
 
 
-def case_files(root: Path) -> list[Path]:
-    """Case files are in the folders under `root`; files at its top (the interaction matrix,
-    `cases/interactions.toml`) are not cases. A `root` that is itself one case folder (no
-    subfolders, such as `cases/protocol`) holds its cases at its top. Every entry named
-    `*.toml` counts, whatever it is: `load_case` says why a link, folder or FIFO cannot be
-    read; only hidden ones (`.#x.toml`, an editor's lock) are not cases. (`find_case_files`
-    also says which folders cannot be listed.)"""
-    return find_case_files(root)[0]
-
-
-def find_case_files(root: Path) -> tuple[list[Path], list[CaseError]]:
-    """(every `*.toml` entry under `root` as `case_files` means it, an error for each folder
-    that cannot be listed). Links to folders are followed, each folder read once."""
-    files: list[Path] = []
-    errors: list[CaseError] = []
-    top = _is_case_folder(root)
-    shown_from = root.parent if top else root
-    seen: set[tuple[int, int]] = set()
-    folders = [root]
-    while folders:
-        folder = folders.pop()
-        try:
-            info = folder.stat()
-            if (info.st_dev, info.st_ino) in seen:
-                continue  # a second link to a folder already read (or a loop)
-            seen.add((info.st_dev, info.st_ino))
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as e:
-            shown = _shown(folder, shown_from)
-            errors.append(CaseError(shown, f"cannot read the folder: {e.strerror or e}"))
-            continue
-        for entry in entries:
-            p = Path(entry.path)
-            hidden = entry.name.startswith(".")  # an editor's lock or backup: never a case id
-            if entry.name.endswith(".toml") and not hidden and (top or folder != root):
-                files.append(p)
-            if not top and _is_dir(entry):
-                folders.append(p)
-    return sorted(files), errors
-
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        rel = path.relative_to(root)
-    except ValueError:
-        return str(path)
-    return str(path) if rel == Path() else str(rel)
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-def _is_case_folder(root: Path) -> bool:
-    """No subfolder: a hidden one (`.mypy_cache`) or a folder named like a case file (an
-    error of its own) does not count."""
-    try:
-        if not root.is_dir():
-            return False
-        with os.scandir(root) as entries:
-            return not any(
-                _is_dir(e) and not e.name.startswith(".") and not e.name.endswith(".toml")
-                for e in entries
-            )
-    except OSError:
-        return False
-
-
 def load_cases(
     root: Path | None = None, registry: Registry | None = None, files: Iterable[Path] | None = None
 ) -> list[Case]:
@@ -310,7 +237,7 @@ def load_cases(
     by_id: dict[str, str] = {}
     # paths are shown relative to the cases folder: `protocol/x.toml`, also when `root` is
     # one case folder
-    shown_from = root.parent if files is None and _is_case_folder(root) else root
+    shown_from = root.parent if files is None and is_case_folder(root) else root
     if files is None:
         files, errors = find_case_files(root)
     for path in sorted(files):

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from palconf.cases.checks import CaseError, _path_str, fast_check, locate, schema, validator
+from palconf.cases.checks import _path_str, fast_check, locate, schema, validator
+from palconf.cases.errors import CaseError
 
 if TYPE_CHECKING:
     import jsonschema

@@ -14,8 +14,8 @@ from typing import Any
 
 import tomli
 
-from palconf.cases.checks import CaseError
 from palconf.cases.depth import may_be_too_deep, scan_lines, too_deep, too_deep_error
+from palconf.cases.errors import CaseError
 
 #: The largest case file read (the suite's largest is some 4 kB): a bigger file is refused
 #: with its size before it is read.

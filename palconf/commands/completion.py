@@ -46,7 +46,5 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from palconf.cli import build_parser
-
-    print(shtab.complete(build_parser(), shell=args.shell), end="")
+    print(shtab.complete(args.full_parser(), shell=args.shell), end="")
     return 0

@@ -1,0 +1,84 @@
+"""Finding the case files under a folder (every `*.toml` entry, links to folders followed
+once, folders that cannot be listed reported), without reading any of them: what
+`palconf --version` counts, and where `loader` starts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from palconf.cases.errors import CaseError
+
+__all__ = ["case_files", "find_case_files", "is_case_folder", "shown_path"]
+
+
+def case_files(root: Path) -> list[Path]:
+    """Case files are in the folders under `root`; files at its top (the interaction matrix,
+    `cases/interactions.toml`) are not cases. A `root` that is itself one case folder (no
+    subfolders, such as `cases/protocol`) holds its cases at its top. Every entry named
+    `*.toml` counts, whatever it is: `load_case` says why a link, folder or FIFO cannot be
+    read; only hidden ones (`.#x.toml`, an editor's lock) are not cases. (`find_case_files`
+    also says which folders cannot be listed.)"""
+    return find_case_files(root)[0]
+
+
+def find_case_files(root: Path) -> tuple[list[Path], list[CaseError]]:
+    """(every `*.toml` entry under `root` as `case_files` means it, an error for each folder
+    that cannot be listed). Links to folders are followed, each folder read once."""
+    files: list[Path] = []
+    errors: list[CaseError] = []
+    top = is_case_folder(root)
+    shown_from = root.parent if top else root
+    seen: set[tuple[int, int]] = set()
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            info = folder.stat()
+            if (info.st_dev, info.st_ino) in seen:
+                continue  # a second link to a folder already read (or a loop)
+            seen.add((info.st_dev, info.st_ino))
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            shown = shown_path(folder, shown_from)
+            errors.append(CaseError(shown, f"cannot read the folder: {e.strerror or e}"))
+            continue
+        for entry in entries:
+            p = Path(entry.path)
+            hidden = entry.name.startswith(".")  # an editor's lock or backup: never a case id
+            if entry.name.endswith(".toml") and not hidden and (top or folder != root):
+                files.append(p)
+            if not top and _is_dir(entry):
+                folders.append(p)
+    return sorted(files), errors
+
+
+def shown_path(path: Path, root: Path) -> str:
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return str(path)
+    return str(path) if rel == Path() else str(rel)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def is_case_folder(root: Path) -> bool:
+    """No subfolder: a hidden one (`.mypy_cache`) or a folder named like a case file (an
+    error of its own) does not count."""
+    try:
+        if not root.is_dir():
+            return False
+        with os.scandir(root) as entries:
+            return not any(
+                _is_dir(e) and not e.name.startswith(".") and not e.name.endswith(".toml")
+                for e in entries
+            )
+    except OSError:
+        return False
