@@ -31,8 +31,12 @@ import os
 import shutil
 import subprocess
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
+
+from palconf.cli import internal_error
+from palconf.core.errors import ExitCode, UsageError
 
 #: How palconf itself is run: the console entry, in a child process (it cleans up after the
 #: engine's processes, which an in-process call does not).
@@ -87,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _say(run.stdout)
     sys.stderr.write(run.stderr)
     summary = report / "report.md"
-    if run.returncode == 2 or not summary.is_file():
+    if run.returncode not in (0, 1) or not summary.is_file():  # 2: not run; 3: palconf's bug
         _append(
             "GITHUB_STEP_SUMMARY",
             "## palconf\n\nThe suite could not run on `"
@@ -97,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             + "); see the job's log.\n",
         )
         print(f"palconf ci: the suite could not run (exit {run.returncode})", file=sys.stderr)
-        return 2
+        return run.returncode if run.returncode == ExitCode.INTERNAL else ExitCode.USAGE
     _append("GITHUB_STEP_SUMMARY", summary.read_text(encoding="utf-8"))
     junit = out / "junit.xml"
     shutil.copyfile(report / "junit.xml", junit)
@@ -134,5 +138,21 @@ def _count_regressed(baseline: Path, results: Path) -> int:
     return len(compare(read_results(baseline), read_results(results)).regressed)
 
 
+def entry(argv: Sequence[str] | None = None) -> int:
+    """`python -m palconf.ci_action`: `main` behind the same boundary as the `palconf`
+    command, so that the action's own failure is exit 3, never 1 ("the engine failed")."""
+    debug = bool(os.environ.get("PALCONF_DEBUG"))
+    try:
+        return main(argv)
+    except UsageError as e:
+        print(f"palconf ci: {e}", file=sys.stderr)
+        return ExitCode.USAGE
+    except Exception as e:
+        if debug:
+            traceback.print_exc()
+        print(internal_error(e, "ci", debug), file=sys.stderr)
+        return ExitCode.INTERNAL
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

@@ -119,9 +119,13 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("palconf"):
         return
     settings = _settings(config)
+    from palconf.core.errors import UsageError
     from palconf.registry import load as load_registry
 
-    registry = load_registry()
+    try:
+        registry = load_registry()
+    except UsageError as e:  # a broken registry: pytest's usage error (exit 4), no traceback
+        raise pytest.UsageError(f"palconf: {e}") from None
     config.addinivalue_line("markers", f"{ROOT_NAME}: a palconf conformance case")
     for group in registry.groups:
         config.addinivalue_line(

@@ -74,7 +74,7 @@ class CaseSuite(pytest.Collector):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         from palconf.cases.loader import CaseLoadError
-        from palconf.running.expectations import ExpectationsError
+        from palconf.core.errors import UsageError
 
         if isinstance(excinfo.value, CaseLoadError):
             errors = excinfo.value.errors
@@ -83,7 +83,7 @@ class CaseSuite(pytest.Collector):
                 f"{self.palconf.settings.cases_root}:\n"
                 + "\n".join(f"  {terminal_safe(e)}" for e in errors)
             )
-        if isinstance(excinfo.value, ExpectationsError):
+        if isinstance(excinfo.value, UsageError):  # an expectations file, a results file …
             return f"palconf: {terminal_safe(excinfo.value, keep_newlines=True)}"
         return super().repr_failure(excinfo)
 
