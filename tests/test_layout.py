@@ -214,3 +214,45 @@ def test_a_light_command_loads_no_heavy_library(argv: list[str]) -> None:
 
 def test_the_probe_sees_a_heavy_import() -> None:
     assert _imported_by("import jinja2") == {"jinja2"}
+
+
+#: The layers of docs/architecture.md, lowest first: a module imports only from its own layer's
+#: part of the tree or from lower layers (the facade `palconf` is imported for `__version__`
+#: only, and lazily names what is above it).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("palconf.core", "palconf.oracle"),
+    ("palconf.paths", "palconf.registry"),
+    ("palconf.cases",),
+    ("palconf.engines",),
+    ("palconf.reports",),
+    ("palconf.running",),
+    (
+        "palconf.explain",
+        "palconf.plugin",
+        "palconf.authoring",
+        "palconf.mutants",
+        "palconf.generators",
+    ),
+    ("palconf.commands", "palconf.cli", "palconf.ci_action"),
+)
+
+
+def _part(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_imports_only_go_down_the_layers() -> None:
+    level = {part: n for n, parts in enumerate(LAYERS) for part in parts}
+    upward = sorted(
+        f"{name} → {target}"
+        for name, targets in graph().items()
+        if name != "palconf"
+        for target in targets
+        if target != "palconf" and level[_part(target)] > level[_part(name)]
+    )
+    assert upward == []
+
+
+def test_every_part_of_the_tree_has_a_layer() -> None:
+    level = {part for parts in LAYERS for part in parts}
+    assert {_part(m) for m in modules()} - {"palconf"} == level

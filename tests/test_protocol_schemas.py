@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from palconf.cases.loader import Case
-from palconf.cases.schema import Compiler
 from palconf.core.compare import canonical
+from palconf.core.schema import Compiler
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.schemas import (
     SCHEMA_BASE,

@@ -1,11 +1,12 @@
 """Reading cases: a case file becomes a `Case`, or a `file:line: field: message` error.
 
-The way one file is read, in order (each step a module):
-`loader` (finding the files, bytes, text, TOML, building the `Case`) → `depth` (nesting
-too deep, with its line) → `checks` (the compiled schema check, the cross-checks, the
-oracle's STATE check of `setup`) → `messages` (a schema error in words). `schema` is the
-small JSON Schema compiler the hot paths use; jsonschema itself is imported only to word
-the message of a file that already failed.
+The way a folder is read, in order (each step a module): `finding` (every `*.toml` entry,
+without reading it) → `reading` (bytes, UTF-8 text, TOML with line and column) → `depth`
+(nesting too deep, with its line) → `checks` (the compiled schema check — the compiler is
+`palconf.core.schema` —, the cross-checks, the oracle's STATE check of `setup`) →
+`messages` (a schema error in words; jsonschema is imported only here, for a file that
+already failed) → `loader` (building the `Case`, loading a folder). `errors`: `CaseError`
+and `CaseLoadError` (a `UsageError`: exit 2).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from palconf import paths
 from palconf.cases.errors import CaseError
-from palconf.cases.schema import Check, Compiler
+from palconf.core.schema import Check, Compiler
 from palconf.oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
 from palconf.oracle.rules import Rules
 from palconf.registry import Registry

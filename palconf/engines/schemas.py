@@ -1,6 +1,6 @@
 """The protocol's message schemas (palconf/schemas/protocol/), checked twice over.
 
-`fast_check` compiles a schema into plain Python checks (palconf.cases.schema: fast enough
+`fast_check` compiles a schema into plain Python checks (palconf.core.schema: fast enough
 for every reply of every case), and `describe_violation` asks jsonschema for a readable
 message once a message has failed. tests/test_protocol_schemas.py holds the two to the same
 verdicts. `check_reply_shape` is what the adapter asks of each reply; `json_validator` is
@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from palconf import paths
-from palconf.cases.schema import Check, Compiler, SchemaCompileError
+from palconf.core.schema import Check, Compiler, SchemaCompileError
 
 if TYPE_CHECKING:
     import jsonschema
