@@ -15,6 +15,7 @@ from palconf.cases.loader import Case, CaseLoadError, load_cases
 from palconf.commands import add_display_options, case_file, registry_or_exit
 from palconf.core import EngineFault, Result, terminal_safe
 from palconf.core.compare import show
+from palconf.core.errors import UsageError
 from palconf.engines.options import add_engine_options, make_engine
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.explain.board import render_board
@@ -147,8 +148,7 @@ def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
     found = find_case(args.case, args.cases, registry)
     if isinstance(found, str):
-        print(f"palconf explain: {terminal_safe(found, 3000, keep_newlines=True)}", file=sys.stderr)
-        return 2
+        raise UsageError(f"{terminal_safe(found, 3000, keep_newlines=True)}") from None
     case = found
     paint = Paint(use_color(sys.stdout, args.color))
     engine = make_engine(args)
@@ -161,11 +161,7 @@ def main(args: argparse.Namespace) -> int:
         recorder.start()
     except EngineFault as e:
         engine.close()
-        print(
-            f"palconf explain: the engine did not start: {terminal_safe(e.message)}",
-            file=sys.stderr,
-        )
-        return 2
+        raise UsageError(f"the engine did not start: {terminal_safe(e.message)}") from None
     oracle = None if is_oracle else OracleEngine()
     try:
         if oracle is not None:

@@ -17,9 +17,9 @@ The same `--seed` gives the same run (no example database is read unless `--data
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from palconf.core.errors import UsageError
 from palconf.engines.options import add_engine_options
 from palconf.engines.processes import cpu_count
 
@@ -173,8 +173,7 @@ def check_args(args: argparse.Namespace) -> str | None:
 def main(args: argparse.Namespace) -> int:
     problem = check_args(args)
     if problem:
-        print(f"palconf fuzz: {problem}", file=sys.stderr)
-        return 2
+        raise UsageError(f"{problem}")
     from palconf.commands.fuzz_campaign import run
 
     return run(args)

@@ -185,8 +185,7 @@ def main_parallel(args: argparse.Namespace) -> int:
         print(format_hits(report.hits, REASONS, EDGE_NAMES))
         return status
     except EngineFault as e:
-        print(f"palconf fuzz: the engine failed: {terminal_safe(e.message, 2000)}", file=sys.stderr)
-        return 2
+        raise UsageError(f"the engine failed: {terminal_safe(e.message, 2000)}") from None
     finally:
         engine.close()
 
@@ -277,11 +276,7 @@ def run(args: argparse.Namespace) -> int:
     """The campaign, once the arguments are checked (`main`)."""
     database = None
     if args.database is not None:
-        try:
-            database = open_database(args.database)
-        except DatabaseError as e:
-            print(f"palconf fuzz: {terminal_safe(str(e), 2000)}", file=sys.stderr)
-            return 2
+        database = open_database(args.database)  # DatabaseError: a UsageError
     if args.workers > 1:
         return main_parallel(args)
     try:
@@ -321,10 +316,8 @@ def run(args: argparse.Namespace) -> int:
         print(format_hits(report.hits, REASONS, EDGE_NAMES))
         return status
     except EngineFault as e:  # a restart after a crash failed: the run cannot go on
-        print(
-            f"palconf fuzz: the engine cannot be restarted: {terminal_safe(e.message, 2000)}",
-            file=sys.stderr,
-        )
-        return 2
+        raise UsageError(
+            f"the engine cannot be restarted: {terminal_safe(e.message, 2000)}"
+        ) from None
     finally:
         engine.close()

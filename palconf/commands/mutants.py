@@ -18,6 +18,7 @@ from collections.abc import Callable
 from palconf import mutants as mutant_registry
 from palconf.commands import add_case_options, registry_or_exit, select_cases
 from palconf.core import Engine
+from palconf.core.errors import UsageError
 from palconf.engines.options import PLACEHOLDER, add_engine_options, make_engine
 from palconf.engines.process import EngineCommandError, split_command
 from palconf.mutants import Mutant
@@ -171,8 +172,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"\n{len(chosen)} mutant(s)")
         return 0
     if args.jobs < 1:
-        print("palconf: --jobs must be at least 1", file=sys.stderr)
-        return 2
+        raise UsageError("--jobs must be at least 1")
     factory = engine_factory(args)
     if factory is None:
         return 2

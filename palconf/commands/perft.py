@@ -13,6 +13,7 @@ import sys
 import time
 
 from palconf.core import Engine, EngineFault, terminal_safe
+from palconf.core.errors import UsageError
 from palconf.engines.options import add_engine_options, make_engine
 from palconf.generators.formatting import show
 from palconf.generators.perft import (
@@ -21,7 +22,6 @@ from palconf.generators.perft import (
     EngineNavigator,
     OracleNavigator,
     Position,
-    PositionError,
     Split,
     find_split,
     load_positions,
@@ -135,13 +135,8 @@ def run_position(pos: Position, engine: Engine, depth: int) -> bool:
 
 def main(args: argparse.Namespace) -> int:
     if not 1 <= args.depth <= MAX_DEPTH:
-        print(f"palconf perft: --depth must be between 1 and {MAX_DEPTH}", file=sys.stderr)
-        return 2
-    try:
-        positions = load_positions()
-    except PositionError as e:
-        print(f"palconf perft: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--depth must be between 1 and {MAX_DEPTH}") from None
+    positions = load_positions()  # a PositionError is a UsageError: exit 2
     if args.position:
         known = {p.id for p in positions}
         unknown = [n for n in args.position if n not in known]
@@ -157,11 +152,7 @@ def main(args: argparse.Namespace) -> int:
         engine = make_engine(args)
         info = engine.start()
     except EngineFault as e:
-        print(
-            f"palconf perft: cannot start the engine: {terminal_safe(e.message, 2000)}",
-            file=sys.stderr,
-        )
-        return 2
+        raise UsageError(f"cannot start the engine: {terminal_safe(e.message, 2000)}") from None
     try:
         if "legal" not in info.commands:
             print(

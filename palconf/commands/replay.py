@@ -12,7 +12,7 @@ from typing import Any
 from palconf.commands import add_display_options
 from palconf.core import MISSING, Engine, EngineFault, terminal_safe
 from palconf.engines.options import add_engine_options, make_engine
-from palconf.explain.transcript import Entry, TranscriptError, read_transcript, reply_diffs
+from palconf.explain.transcript import Entry, read_transcript, reply_diffs
 from palconf.running.terminal import Paint, use_color
 
 SHOW = 160  # characters of a request or reply shown on one line
@@ -58,11 +58,7 @@ def _send(engine: Engine, request: Any) -> Any:
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        transcript = read_transcript(args.transcript)
-    except TranscriptError as e:
-        print(f"palconf replay: {terminal_safe(e, 500)}", file=sys.stderr)
-        return 2
+    transcript = read_transcript(args.transcript)  # a TranscriptError is a UsageError
     if args.requests:
         sys.stdout.writelines(transcript.requests())
         return 0

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palconf.commands import registry_or_exit
+from palconf.core.errors import UsageError
 from palconf.running.output import write_report
 
 if TYPE_CHECKING:  # reports is imported when a report is made, not for every palconf command
@@ -73,8 +74,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _fail(message: str) -> int:
-    print(f"palconf report: {message}", file=sys.stderr)
-    return 2
+    raise UsageError(f"{message}")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ import json
 import sys
 from typing import IO
 
+from palconf.core.errors import UsageError
 from palconf.oracle import Session
 
 
@@ -53,7 +54,6 @@ def main(args: argparse.Namespace) -> int:
         try:
             m = mutants.get(args.mutant)
         except KeyError as e:
-            print(f"palconf: {e.args[0]}", file=sys.stderr)
-            return 2
+            raise UsageError(f"{e.args[0]}") from None
         return serve(Session(m.rules, name=f"palconf-mutant:{m.name}"), sys.stdin, sys.stdout)
     return serve(Session(), sys.stdin, sys.stdout)

@@ -13,10 +13,10 @@ results file cannot be read, or SITE cannot be written (the message says where).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from palconf.commands import registry_or_exit
+from palconf.core.errors import UsageError
 from palconf.core.safe_write import write_text_atomic
 
 
@@ -36,8 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _fail(message: str) -> int:
-    print(f"palconf site: {message}", file=sys.stderr)
-    return 2
+    raise UsageError(f"{message}")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ from typing import Any
 from palconf.cases.loader import Case
 from palconf.core import Result
 from palconf.engines.oracle_engine import Engine, EngineFault, OracleEngine
+from palconf.engines.process import EngineCommandError
 from palconf.mutants import Mutant
 from palconf.mutants.tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
 from palconf.registry import BASE, Registry
@@ -141,8 +142,8 @@ def run_mutant(
     outcome = MutantOutcome(mutant, ran=len(counted))
     try:
         engine.start()
-    except EngineFault as e:
-        outcome.fault = e.message
+    except (EngineFault, EngineCommandError) as e:  # this mutant's engine: the sweep goes on
+        outcome.fault = str(e)
         return outcome
     try:
         for r in run_cases(engine, [c for c in cases if c.id in counted]):
