@@ -20,7 +20,11 @@ The cases folder is `PALCONF_CASES` (the runner sets it to the checkout's `cases
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import pkgutil
+import sys
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +33,31 @@ import pytest
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
     from palconf.core import EngineInfo
+
+
+def _alias_mutated_oracle() -> None:
+    """Under mutmut, palconf's oracle is mutmut's mutated copy.
+
+    mutmut writes the mutants into its copy of `oracle/` (`mutants/oracle/`, first on the
+    path) and names each by the module it was written into (`oracle.keywords.x…`): a
+    trampoline fires only in a function whose `__module__` is that name. So the copy is
+    imported as `oracle`, and each of its modules is also entered under the name palconf
+    imports it by (`palconf.oracle.keywords`): one module object, two names, and the harness
+    plays the mutated rules. Outside mutmut (no MUTANT_UNDER_TEST) nothing changes."""
+    if "MUTANT_UNDER_TEST" not in os.environ:
+        return
+    import palconf
+
+    oracle = importlib.import_module("oracle")
+    for info in pkgutil.iter_modules(oracle.__path__):
+        importlib.import_module(f"oracle.{info.name}")
+    for name, module in list(sys.modules.items()):
+        if name == "oracle" or name.startswith("oracle."):
+            sys.modules[f"palconf.{name}"] = module
+    setattr(palconf, "oracle", oracle)  # noqa: B010 (the attribute a submodule import sets)
+
+
+_alias_mutated_oracle()
 
 
 def _wire(message: Any) -> Any:
