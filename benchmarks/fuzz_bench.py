@@ -37,7 +37,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hyp_seed
 
-from palconf.engines.oracle_engine import Engine, OracleEngine
+from palconf.engines import Engine, OracleEngine
 from palconf.engines.process import ProcessEngine
 from palconf.generators import Game, games
 from palconf.generators.differential import fuzz, run_game

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from palconf.cases.loader import Case, load_cases
-from palconf.engines.oracle_engine import BaseEngine, Engine, OracleEngine
+from palconf.engines import BaseEngine, Engine, OracleEngine
 from palconf.engines.process import ProcessEngine
 from palconf.running.runner import run_case
 from palconf.running.supervisor import run_cases

@@ -19,7 +19,7 @@ from palconf.cases.loader import load_case
 from palconf.cli import main as cli_main
 from palconf.commands import fuzz_campaign as fuzz_command
 from palconf.core import MISSING, Diff
-from palconf.engines.oracle_engine import EngineCrash, OracleEngine
+from palconf.engines import EngineCrash, OracleEngine
 from palconf.engines.process import ProcessEngine
 from palconf.generators.differential import (
     Difference,

@@ -1,44 +1,16 @@
-"""Engines the harness can drive. Every engine speaks protocol v1 as `request(msg) -> reply`.
-
-- `OracleEngine`: the reference oracle in-process (or any `oracle.Rules` subclass, such as a
-  mutant), through the same request/response layer `palconf serve` uses.
-- `ProcessEngine` (palconf.engines.process): any program speaking JSON lines on stdin/stdout.
-- the options that choose one, and the one factory: palconf.engines.options.
-
-The engine interface (`Engine`, `BaseEngine`, `EngineInfo`) and the faults are palconf.core's;
-they are named here too, for engine authors (`palconf.engines:OracleEngine`, a subclass of
-`palconf.engines.BaseEngine`).
-"""
+"""`OracleEngine`: the reference oracle in-process (or any `palconf.oracle.Rules` subclass,
+such as a mutant), through the same request/response layer `palconf serve` uses. Name it as
+`palconf.engines:OracleEngine` in `--palconf-engine MODULE:FACTORY`; the engine interface it
+implements is `palconf.engines.BaseEngine` (palconf.core's)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from palconf.core.engine import (
-    BaseEngine,
-    Engine,
-    EngineCrash,
-    EngineFault,
-    EngineInfo,
-    EngineTimeout,
-    ProtocolViolation,
-    Unsupported,
-    parse_hello,
-)
+from palconf.core.engine import BaseEngine, EngineInfo, parse_hello
 from palconf.oracle import Rules, Session
 
-__all__ = [
-    "BaseEngine",
-    "Engine",
-    "EngineCrash",
-    "EngineFault",
-    "EngineInfo",
-    "EngineTimeout",
-    "OracleEngine",
-    "ProtocolViolation",
-    "Unsupported",
-    "parse_hello",
-]
+__all__ = ["OracleEngine"]
 
 
 class OracleEngine(BaseEngine):

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from palconf.cases.loader import Case
-from palconf.core import Result
-from palconf.engines.oracle_engine import Engine, EngineFault, OracleEngine
+from palconf.core import Engine, EngineFault, Result
+from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.process import EngineCommandError
 from palconf.mutants import Mutant
 from palconf.mutants.tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
