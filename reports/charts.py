@@ -21,6 +21,7 @@ from palconf.core.outcomes import BASE
 
 from .model import EngineRun, KeywordView
 from .render import shorten, visible
+from .versions import order_runs
 
 #: Colours of the engines' bars, in order (the engine's tag says which is which).
 PALETTE = ("#0969da", "#bf3989", "#1a7f37", "#bc4c00", "#8250df", "#9a6700", "#0a7d8c", "#57606a")
@@ -37,7 +38,7 @@ def _rate(t: Tally) -> float | None:
 
 @dataclass
 class History:
-    """One engine's runs, oldest first (by the meta line's date, then version)."""
+    """One engine's runs, oldest first (by version where the versions compare, else date)."""
 
     name: str
     runs: list[EngineRun]
@@ -56,13 +57,15 @@ def histories(engines: list[EngineRun]) -> list[History]:
     for e in engines:
         by_name.setdefault(e.name, []).append(e)
     return [
-        History(
-            name=name,
-            runs=sorted(runs, key=lambda r: (r.meta_field["date"], r.version, r.source)),
-        )
-        for name, runs in by_name.items()
-        if len(runs) > 1
+        History(name=name, runs=_ordered(runs)) for name, runs in by_name.items() if len(runs) > 1
     ]
+
+
+def _ordered(runs: list[EngineRun]) -> list[EngineRun]:
+    """By version where the versions compare, else by date (`reports.versions`)."""
+    return order_runs(
+        runs, lambda r: r.version, lambda r: r.meta_field["date"], lambda r: r.source
+    ).runs
 
 
 def keyword_bars(engines: list[EngineRun], keywords: list[KeywordView]) -> Markup:

@@ -9,8 +9,9 @@ opened from disk), inline CSS and SVG, no scripts.
     badges/                shields.io endpoint JSON of the latest runs (as `palconf report`)
 
 An engine is its meta line's engine name; its runs are told apart by version and date, and
-the latest is the one with the latest date (then version). `site_pages` returns every file
-as text by its relative path; the command writes them.
+ordered by version where the versions compare (PEP 440, else SemVer), else by date
+(`reports.versions`); the engine page says which. The latest is the last in that order.
+`site_pages` returns every file as text by its relative path; the command writes them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .compare import Comparison, compare
 from .model import Report, slug
 from .render import environment
 from .results import ResultsError, ResultsFile, read_results
+from .versions import Ordering, order_runs
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
@@ -41,6 +43,7 @@ class EngineSite:
     name: str
     key: str  # its page: engines/<key>.html
     runs: list[ResultsFile]  # oldest first
+    ordering: str  # how they were ordered (`reports.versions.Ordering.note`)
     history: Report  # every run of it, side by side
     steps: list[Comparison]  # each run against the one before
 
@@ -49,8 +52,10 @@ class EngineSite:
         return self.runs[-1]
 
 
-def _when(run: ResultsFile) -> tuple[str, str, str]:
-    return (str((run.meta or {}).get("date", "")), run.engine_version, run.path)
+def ordered(runs: list[ResultsFile]) -> Ordering[ResultsFile]:
+    """One engine's runs, oldest first: by version where the versions compare, else by
+    date (`reports.versions`)."""
+    return order_runs(runs, lambda r: r.engine_version, lambda r: r.date, lambda r: r.path)
 
 
 def read_folder(folder: Path) -> list[ResultsFile]:
@@ -77,7 +82,8 @@ def site_pages(
     engines: list[EngineSite] = []
     used: set[str] = set()
     for name in sorted(by_name):
-        ordered = sorted(by_name[name], key=_when)
+        order = ordered(by_name[name])
+        runs_of = order.runs
         key, n = slug(name), 2
         while key in used:
             key, n = f"{slug(name)}-{n}", n + 1
@@ -86,9 +92,10 @@ def site_pages(
             EngineSite(
                 name=name,
                 key=key,
-                runs=ordered,
-                history=build(ordered, registry, title=title),
-                steps=[compare(a, b) for a, b in zip(ordered, ordered[1:], strict=False)],
+                runs=runs_of,
+                ordering=order.note,
+                history=build(runs_of, registry, title=title),
+                steps=[compare(a, b) for a, b in zip(runs_of, runs_of[1:], strict=False)],
             )
         )
     latest = build([e.latest for e in engines], registry, title=title, suite=suite)

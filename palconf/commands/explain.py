@@ -73,6 +73,13 @@ def find_case(spec: str, folder: Path | None, registry: Registry) -> Case | str:
     return f"{spec!r} matches {len(found)} cases ({', '.join(c.id for c in found[:5])} …)"
 
 
+def _block(text: str, indent: str = "      ") -> str:
+    """Rules text for the terminal: control characters escaped, but its line breaks kept
+    (each further line indented under the first), never shown as `\\x0a`."""
+    safe = terminal_safe(text.replace("\r\n", "\n"), LIMIT, keep_newlines=True)
+    return safe.replace("\n", "\n" + indent)
+
+
 def _json(value: Any) -> str:
     return terminal_safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False), LIMIT)
 
@@ -86,16 +93,16 @@ def print_header(case: Case, registry: Registry, folder: Path | None, paint: Pai
         for cid in case.clauses:
             clause = registry.clauses.get(cid)
             text = clause.text.get(registry.current, clause.summary) if clause else ""
-            print(f"  {cid}  {terminal_safe(text, LIMIT)}")
+            print(f"  {cid}  {_block(text)}")
     if case.rules:
         print("\nrules")
         for rid in case.rules:
-            print(f"  {rid}  {terminal_safe(registry.rule_text(rid), LIMIT)}")
+            print(f"  {rid}  {_block(registry.rule_text(rid))}")
     if case.interpretations:
         print("\nrulings")
         for iid in case.interpretations:
             text = str(registry.interpretations.get(iid, {}).get("text", ""))
-            print(f"  {iid}  {terminal_safe(text, LIMIT)}")
+            print(f"  {iid}  {_block(text)}")
     print("\nboard (the case's setup)")
     for line in render_board(case.setup):
         print(line)

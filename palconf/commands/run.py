@@ -28,6 +28,7 @@ from palconf.running.output import (
     Resumed,
     ResumeError,
     read_for_resume,
+    recorded_info,
     report_after_run,
     write_meta_line,
 )
@@ -101,6 +102,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--update-expectations",
         action="store_true",
         help="rewrite --expectations FILE from this run (created if missing)",
+    )
+    p.add_argument(
+        "--engine-version",
+        metavar="VERSION",
+        help="the engine version to record in the results file's meta line, in place of "
+        "the one its hello gives (reports and sites order runs by it)",
+    )
+    p.add_argument(
+        "--label",
+        metavar="TEXT",
+        help="a free label recorded in the results file's meta line (shown by reports)",
     )
     p.add_argument(
         "--report",
@@ -245,7 +257,8 @@ def main(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2  # no case ran: the run did not take place (docs/INTERPRETING.md)
-        mismatch = resumed.mismatch(engine.info, registry.current)
+        info = recorded_info(engine.info, args.engine_version)
+        mismatch = resumed.mismatch(info, registry.current)
         if mismatch is not None and not args.resume_other_engine:
             print(
                 f"palconf: will not resume {args.results}: {mismatch}; run without --resume "
@@ -255,10 +268,10 @@ def main(args: argparse.Namespace) -> int:
             )
             return 2
         if out:  # the meta line first (reports/results.py); a resumed file keeps its own
-            write_meta_line(out, engine.info, registry.current, len(cases))
+            write_meta_line(out, engine.info, registry.current, len(cases), info, args.label)
         print(
-            f"palconf: {len(cases)} case(s) against {terminal_safe(engine.info.name, 200)} "
-            f"{terminal_safe(engine.info.version, 100)}",
+            f"palconf: {len(cases)} case(s) against {terminal_safe(info.name, 200)} "
+            f"{terminal_safe(info.version, 100)}",
             flush=True,
         )
         for case, entry in skipped:
