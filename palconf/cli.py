@@ -32,6 +32,7 @@ COMMANDS = (
     "palconf.commands.smoke",
     "palconf.commands.report",
     "palconf.commands.site",
+    "palconf.commands.summary",
     "palconf.commands.mutants",
     "palconf.commands.fuzz",
     "palconf.commands.perft",
