@@ -401,6 +401,14 @@ def test_the_printout_escapes_what_the_engine_said() -> None:
     text = format_difference(diff)
     assert "\x1b" not in text and "\\x1b[31mred" in text and "\\x0anext line" in text
     assert "ERROR" in text and "(setup)" in text
+    # the action is shown whole, last on its line: its last field is not cut off
+    row = next(line for line in text.splitlines() if line.startswith("    1  "))
+    assert row.endswith('"structure": "a2"}') and "…" not in row
+    # a differing value too wide for its column gets lines of its own, uncut
+    long_path = "cards.a1.abilities"
+    diff.fields = [Diff(long_path, ["x" * 50], ["y" * 80])]
+    text = format_difference(diff)
+    assert f'\n  {long_path}\n      oracle  ["{"x" * 50}"]\n      engine  ["{"y" * 80}"]' in text
 
 
 # --------------------------------------------------------------------------- the command
