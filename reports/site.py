@@ -17,7 +17,7 @@ ordered by version where the versions compare (PEP 440, else SemVer), else by da
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,15 +58,36 @@ def ordered(runs: list[ResultsFile]) -> Ordering[ResultsFile]:
     return order_runs(runs, lambda r: r.engine_version, lambda r: r.date, lambda r: r.path)
 
 
-def read_folder(folder: Path) -> list[ResultsFile]:
+def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list[ResultsFile]:
     """Every results file (`*.jsonl`) in the folder, by name; ResultsError if there is none
-    or one cannot be read (the message names the file and line)."""
+    or one cannot be read (the message names the file and line). A transcript (`palconf
+    explain --transcript`, `fuzz --transcript`: also JSON Lines) is no results file: it is
+    left out, and `warn` told."""
     if not folder.is_dir():
         raise ResultsError(f"{folder}: not a folder of results files")
     files = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file())
-    if not files:
+    runs = []
+    for p in files:
+        try:
+            runs.append(read_results(p))
+        except ResultsError:
+            if not _is_transcript(p):
+                raise
+            if warn is not None:
+                warn(f"{p}: a transcript, not a results file: left out")
+    if not runs:
         raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
-    return [read_results(p) for p in files]
+    return runs
+
+
+def _is_transcript(path: Path) -> bool:
+    """The file's first line is a transcript's header (`palconf.explain.transcript`)."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            head = json.loads(f.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(head, dict) and set(head) == {"transcript"}
 
 
 def site_pages(

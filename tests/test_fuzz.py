@@ -493,3 +493,17 @@ def test_fuzz_command_bad_arguments(
 def test_fuzz_command_engine_that_does_not_start(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["fuzz", "--engine-cmd", "/nonexistent/engine --flag"]) == 2
     assert "cannot start the engine" in capsys.readouterr().err
+
+
+def test_an_exported_case_points_at_a_schema_that_exists(tmp_path: Path) -> None:
+    from palconf import paths
+    from palconf.generators.export import SCHEMA_LINE, schema_line
+
+    # in a checkout's cases/<group>/: the suite's own line (palconf lint asks for it)
+    assert schema_line(paths.ROOT / "cases" / "taunt") == SCHEMA_LINE
+    # anywhere else: a path from that folder to the schema this palconf carries
+    folder = tmp_path / "exported" / "deep"
+    folder.mkdir(parents=True)
+    line = schema_line(folder)
+    assert line.startswith("#:schema ") and line.endswith("\n")
+    assert (folder / line[len("#:schema ") :].strip()).resolve() == paths.CASE_SCHEMA

@@ -36,6 +36,7 @@ from palconf.reports.boards import board as _board
 from palconf.reports.compare import compare, render_text
 from palconf.reports.compare import render_markdown as compare_markdown
 from palconf.reports.html import render_html
+from palconf.reports.markdown import render_markdown
 from palconf.reports.mutants import parse_mutants
 from palconf.reports.render import md_escape, show_json
 from palconf.reports.results import ResultsError, meta_line, parse_lines, read_results, run_meta
@@ -608,6 +609,9 @@ def test_results_without_meta_and_with_duplicates() -> None:
     report = build([parse_lines([json.dumps(meta), lines[0]], "u.jsonl")], load_registry())
     assert report.engines[0].unfinished and report.engines[0].selected == 3
     assert "Unfinished run: 1 of 3 selected cases" in render_html(report)
+    # report.md says it under its heading, not only in the runs' metadata at the end
+    head = render_markdown(report).split("\n## ")[0]
+    assert "> **Unfinished run**: e1 1: 1 of the 3 cases it selected have a result" in head
     assert (
         not build(
             [

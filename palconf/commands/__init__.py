@@ -13,13 +13,19 @@ from palconf.registry import Registry
 from palconf.registry import load as load_registry
 
 
+def cases_help() -> str:
+    """`--cases DIR`'s help: the folder used without it (a wheel's own copy, a checkout's
+    cases/, or PALCONF_CASES), as this palconf finds it."""
+    return f"the cases folder (default: {paths.cases_default().replace('%', '%%')})"
+
+
 def add_case_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cases",
         type=Path,
         default=None,
         metavar="DIR",
-        help="the cases folder (default: the project's cases/)",
+        help=cases_help(),
     )
     p.add_argument(
         "--keyword",

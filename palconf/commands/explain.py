@@ -12,7 +12,7 @@ from typing import Any
 
 from palconf import paths
 from palconf.cases.loader import Case, CaseLoadError, load_cases
-from palconf.commands import add_display_options, case_file, registry_or_exit
+from palconf.commands import add_display_options, case_file, cases_help, registry_or_exit
 from palconf.core import EngineFault, Result, terminal_safe
 from palconf.core.compare import show
 from palconf.engines.options import add_engine_options, make_engine
@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "that cannot be started.",
     )
     p.add_argument("case", metavar="CASE", help="a case id (a glob matching one), or a case file")
-    p.add_argument("--cases", type=Path, default=None, metavar="DIR", help="the cases folder")
+    p.add_argument("--cases", type=Path, default=None, metavar="DIR", help=cases_help())
     p.add_argument(
         "--transcript",
         type=Path,

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from palconf.commands import registry_or_exit
+from palconf.core import terminal_safe
 from palconf.core.safe_write import write_text_atomic
 
 
@@ -40,6 +41,10 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _warn(words: str) -> None:
+    print(f"palconf site: warning: {terminal_safe(words)}", file=sys.stderr)
+
+
 def main(args: argparse.Namespace) -> int:
     from palconf.reports.boards import load_suite
     from palconf.reports.results import ResultsError
@@ -47,7 +52,10 @@ def main(args: argparse.Namespace) -> int:
 
     registry = registry_or_exit()
     try:
-        runs = read_folder(args.results_dir)
+        runs = read_folder(
+            args.results_dir,
+            lambda words: print(f"palconf site: warning: {terminal_safe(words)}", file=sys.stderr),
+        )
     except ResultsError as e:
         return _fail(str(e))
     pages = site_pages(runs, registry, load_suite(registry), args.title)
