@@ -129,17 +129,19 @@ def engine_legend(engines: list[EngineRun]) -> Markup:
 
 
 def history_lines(history: History, keywords: list[KeywordView]) -> Markup:
-    """Small multiples: per keyword a line chart of its pass rate over the engine's runs. The
-    y axis runs from a little under the lowest rate to 100%, so that 96% and 100% differ."""
+    """Small multiples: per keyword a line chart of its pass rate over the engine's runs. Every
+    chart has the same y axis, from a little under the lowest rate of any of them to 100%
+    (so that 96% and 100% differ, and a 3% drop looks alike in each)."""
     n = len(history.runs)
     w, h, pad, top, bottom = 200, 96, 14, 24, 20
     charts = []
-    for kw in keywords:
-        if kw.id == BASE and not kw.cases:
-            continue
+    shown = [kw for kw in keywords if kw.id != BASE or kw.cases]
+    # one y range for every chart, so that the same drop looks the same size in each
+    every = [r for kw in shown for r in history.rates(kw.id) if r is not None]
+    lo = max(0.0, math.floor((min(every, default=1.0) - 0.05) * 10) / 10)
+    for kw in shown:
         rates = history.rates(kw.id)
         known = [r for r in rates if r is not None]
-        lo = max(0.0, math.floor((min(known, default=1.0) - 0.05) * 10) / 10)
         xs = [pad + (w - 2 * pad) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
 
         def y(r: float, lo: float = lo) -> float:

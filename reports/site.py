@@ -17,10 +17,14 @@ ordered by version where the versions compare (PEP 440, else SemVer), else by da
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from palconf.core import Result
+from palconf.core.causes import by_cause, shared_cause
 
 from .badges import badges
 from .build import build
@@ -50,6 +54,48 @@ class EngineSite:
     @property
     def latest(self) -> ResultsFile:
         return self.runs[-1]
+
+
+@dataclass
+class Group:
+    """Failures (or regressions) that share a clause, rule or group (`palconf.core.causes`)."""
+
+    cause: str
+    summary: str  # the clause's one-line summary, "" for a rule or group
+    items: list[Any]  # `Result`s, or `reports.compare.Change`s, in the order given
+
+    #: Longer groups are folded on the page.
+    FOLD: ClassVar[int] = 5
+
+    @property
+    def folded(self) -> bool:
+        return len(self.items) > self.FOLD
+
+
+def grouped(items: list[Any], results: dict[str, Result], registry: Registry) -> list[Group]:
+    """`items` (each with an `id`: a result or a change) grouped by the clause they share,
+    the largest group first; an item whose result is unknown goes under its own id."""
+    known = [results[i.id] for i in items if i.id in results]
+    by_id = {i.id: i for i in items}
+    groups = [
+        Group(c.id, _summary(registry, c.id), [by_id[r.id] for r in c.results])
+        for c in by_cause(known)
+    ]
+    rest = [i for i in items if i.id not in results]
+    if rest:
+        groups.append(Group("(no result)", "", rest))
+    return groups
+
+
+def _summary(registry: Registry, cid: str) -> str:
+    clause = registry.clauses.get(cid)
+    return (
+        clause.summary
+        if clause is not None
+        else registry.keyword_name(cid)
+        if cid in registry.groups
+        else ""
+    )
 
 
 def ordered(runs: list[ResultsFile]) -> Ordering[ResultsFile]:
@@ -122,7 +168,15 @@ def site_pages(
     latest = build([e.latest for e in engines], registry, title=title, suite=suite)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
-    common = {"report": latest, "engines": engines, "page_of": page_of, "slug": slug}
+    common = {
+        "report": latest,
+        "engines": engines,
+        "page_of": page_of,
+        "slug": slug,
+        "grouped": lambda items, results: grouped(items, results, registry),
+        "where": lambda results: _where(results, latest),
+        "results_by_id": lambda run: {r.id: r for r in run.results},
+    }
     pages: dict[str, str] = {}
     pages["index.html"] = env.get_template("site_index.html.j2").render(
         root="",
@@ -145,8 +199,9 @@ def site_pages(
                 "site_keyword.html.j2"
             ).render(root="../", kw=kw, **common)
     for c in latest.cases.values():
-        start = None
+        start, steps = None, []
         if suite is not None and (case := suite.get(c.id)) is not None:
+            steps = steps_of(case)
             from .boards import board, replay  # the oracle, only when boards are drawn
 
             if (replayed := replay(case, 0)) is not None:
@@ -154,11 +209,72 @@ def site_pages(
         rules = [(r, registry.rule_text(r)) for r in c.rules]
         clauses = [(cl, _clause_text(registry, cl)) for cl in c.clauses]
         pages[f"cases/{slug(c.id, 80)}.html"] = env.get_template("site_case.html.j2").render(
-            root="../", c=c, clauses=clauses, rules=rules, start=start, **common
+            root="../",
+            c=c,
+            clauses=clauses,
+            rules=rules,
+            start=start,
+            steps=steps,
+            explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
+            **common,
         )
     for rel, badge in badges(latest).items():
         pages[f"badges/{rel}"] = json.dumps(badge, ensure_ascii=False) + "\n"
     return pages
+
+
+@dataclass
+class StepLine:
+    n: int
+    label: str  # "after setup", "action 2", "setup step 3"
+    sent: str  # the ACTION as JSON; a setup step's STATE in short
+    expect: str  # what the case expects after it
+
+
+def steps_of(case: Case) -> list[StepLine]:
+    """A case's steps in words, for its page: what is sent, what must follow."""
+    lines = [StepLine(0, "after setup", "", _expected(case, 0) or "(nothing checked)")]
+    for n, st in enumerate(case.steps, start=1):
+        if st.kind == "setup":
+            cards = _cards(st.body)
+            sent = f"a new STATE ({cards} card{'' if cards == 1 else 's'} in its zones)"
+            label = f"setup step {n}"
+        else:
+            sent, label = st.describe(), f"action {n}"
+        lines.append(StepLine(n, label, sent, _expected(case, n) or "accepted"))
+    return lines
+
+
+def _cards(value: Any) -> int:
+    """How many cards (objects with an `id` and a `kind`) a STATE holds, at any depth."""
+    if isinstance(value, list):
+        return sum(_cards(v) for v in value)
+    if isinstance(value, dict):
+        own = 1 if "id" in value and "kind" in value else 0
+        return own + sum(_cards(v) for v in value.values())
+    return 0
+
+
+def _expected(case: Case, n: int) -> str:
+    e = case.expectation_after(n)
+    if e is None:
+        return ""
+    bits = []
+    if e.refused is True:
+        bits.append("must be refused")
+    elif isinstance(e.refused, str):
+        bits.append(f"must be refused ({e.refused})")
+    if e.observed:
+        bits.append(f"OBSERVED: {', '.join(sorted(e.observed))} checked")
+    if e.legal is not None:
+        bits.append("LEGAL checked")
+    return "; ".join(bits)
+
+
+def _where(results: Any, report: Report) -> str:
+    """`54 of the 54 failures cite Taunt; 50 cite taunt.2` (`palconf.core.causes`)."""
+    cause = shared_cause(results)
+    return "" if cause is None else cause.words(report.keyword_name)
 
 
 def _clause_text(registry: Registry, cid: str) -> str:
