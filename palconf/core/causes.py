@@ -5,7 +5,7 @@ version) has in common, for the terminal (`palconf summary`, the run's verdict) 
 - `shared_cause`: the group (keyword, `protocol`, `base`) that the most failures are counted
   under, and within it the clause (or rule) that the most of them cite: `54 of the 54
   failures cite Taunt; 50 cite taunt.2`.
-- `by_cause`: the results grouped by the clause (or rule, or else group) they share, the
+- `by_cause`: the results grouped by the clause (else rule, else group) they share, the
   largest group first: each result in exactly one group, that of the clause most of the
   others still ungrouped cite too (so a case citing `taunt.2` and `brave.1` goes with the
   other `taunt.2` failures when there are more of those).
@@ -23,9 +23,10 @@ __all__ = ["Cause", "SharedCause", "by_cause", "cited", "shared_cause"]
 
 
 def cited(r: Result) -> tuple[str, ...]:
-    """What a result can be grouped by: the clauses and rules its case cites, else its
-    groups (a keyword, `protocol`, `base`)."""
-    return tuple(dict.fromkeys((*r.clauses, *r.rules))) or r.groups
+    """What a result can be grouped by: the section-12 clauses its case cites; else its
+    rules (protocol `P-…`, base `B-n`: many keyword cases cite a base rule too, which would
+    lump them together); else its groups (a keyword, `protocol`, `base`)."""
+    return r.clauses or r.rules or r.groups
 
 
 @dataclass
