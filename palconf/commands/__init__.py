@@ -53,8 +53,8 @@ def add_case_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_display_options(p: argparse.ArgumentParser) -> None:
-    from palconf.running.terminal import COLOR_MODES, PROGRESS_MODES
+def add_color_option(p: argparse.ArgumentParser) -> None:
+    from palconf.running.terminal import COLOR_MODES
 
     p.add_argument(
         "--color",
@@ -62,6 +62,12 @@ def add_display_options(p: argparse.ArgumentParser) -> None:
         default="auto",
         help="colour the output: auto (on a terminal, unless NO_COLOR is set), always, never",
     )
+
+
+def add_display_options(p: argparse.ArgumentParser) -> None:
+    from palconf.running.terminal import PROGRESS_MODES
+
+    add_color_option(p)
     p.add_argument(
         "--progress",
         choices=PROGRESS_MODES,

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from palconf.commands import registry_or_exit
+from palconf.commands import add_color_option, registry_or_exit
 
 if TYPE_CHECKING:
     from palconf.registry import Registry
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from palconf.running.terminal import COLOR_MODES
-
     p = sub.add_parser(
         "summary",
         help="the per-keyword table, failures by clause and verdict of results files",
@@ -35,12 +33,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "cannot be read.",
     )
     p.add_argument("results", nargs="+", type=Path, metavar="RESULTS.jsonl", help="results files")
-    p.add_argument(
-        "--color",
-        choices=COLOR_MODES,
-        default="auto",
-        help="colour the output: auto (on a terminal, unless NO_COLOR is set), always, never",
-    )
+    add_color_option(p)
     p.add_argument(
         "--groups",
         type=int,
