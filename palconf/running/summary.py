@@ -128,9 +128,9 @@ def xpass_hint(results: Iterable[Result], expectations: str | None = None) -> st
 def failures_by_clause(
     results: Iterable[Result], registry: Registry, groups: int = 12, ids: int = 3
 ) -> list[str]:
-    """The failed results grouped by the clause (or rule) they share, largest first:
-    `taunt.2 (50): taunt-…, taunt-…, … and 47 more`, at most `groups` lines and a last one
-    for the rest."""
+    """The failed results grouped by the clause (or rule) they share, largest first: per
+    group `taunt.2 (50): <its summary>` and a line of ids (`taunt-…, taunt-…, … and 47
+    more`), at most `groups` groups and a last line for the rest."""
     causes = by_cause(r for r in results if r.failed)
     lines = []
     for cause in causes[:groups]:
@@ -139,10 +139,9 @@ def failures_by_clause(
         summary = _summary(cause.id, registry)
         lines.append(
             f"{terminal_safe(cause.id, 60)} ({len(cause.results)})"
-            + (f" {terminal_safe(summary, 80)}" if summary else "")
-            + f": {shown}"
-            + (f", … and {more} more" if more > 0 else "")
+            + (f": {terminal_safe(summary, 90)}" if summary else "")
         )
+        lines.append(f"    {shown}" + (f", … and {more} more" if more > 0 else ""))
     if len(causes) > groups:
         rest = sum(len(c.results) for c in causes[groups:])
         lines.append(f"… and {rest} more failure(s) under {len(causes) - groups} other clause(s)")
@@ -151,4 +150,4 @@ def failures_by_clause(
 
 def _summary(cid: str, registry: Registry) -> str:
     clause = registry.clauses.get(cid)
-    return f"({clause.summary})" if clause is not None and clause.summary else ""
+    return clause.summary if clause is not None else ""
