@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,21 @@ if TYPE_CHECKING:
 
 
 SCHEMA_LINE = "#:schema ../../palconf/schemas/case.schema.json\n"
+
+
+def schema_line(directory: Path) -> str:
+    """The `#:schema` line of a case written into `directory`: the case schema this palconf
+    carries, as a path relative to `directory` (in a checkout's `cases/<group>/` exactly the
+    suite's own `SCHEMA_LINE`); its `file:` URI when no relative path leads there."""
+    from palconf import paths
+
+    try:
+        where = Path(os.path.relpath(paths.CASE_SCHEMA, directory.resolve())).as_posix()
+    except ValueError:  # another drive
+        where = paths.CASE_SCHEMA.as_uri()
+    return f"#:schema {where}\n"
+
+
 #: The base rules an action leans on (a case must cite clauses or rules; the reviewer adds
 #: the clauses it tests).
 ACTION_RULES = {
@@ -296,7 +312,10 @@ def write_case(case: dict[str, Any], directory: Path, *, overwrite: bool = False
     path = directory / f"{case['id']}.toml"
     try:
         return write_text_atomic(
-            path, SCHEMA_LINE + tomli_w.dumps(case), inside=directory, overwrite=overwrite
+            path,
+            schema_line(directory) + tomli_w.dumps(case),
+            inside=directory,
+            overwrite=overwrite,
         )
     except UnsafeWrite as e:
         hint = " (--overwrite replaces it)" if "exists" in str(e) else ""

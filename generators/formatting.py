@@ -16,6 +16,9 @@ from .lockstep import Answer, Difference
 
 #: Most differing fields printed (the rest are counted).
 MAX_FIELDS = 40
+#: Longest action, and longest value of a differing field, printed (then cut with "…").
+ACTION_WIDTH = 400
+VALUE_WIDTH = 400
 
 
 def show(value: Any, width: int | None = None) -> str:
@@ -51,18 +54,25 @@ def format_difference(diff: Difference, *, board: str | None = None) -> str:
     if board is None:
         board = json.dumps(diff.game.state, indent=2, ensure_ascii=False)
     lines += ["  " + terminal_safe(line) for line in board.rstrip().splitlines()]
-    lines += ["", f"  {'#':>3}  {'action':<58}  {'oracle':<26}  engine"]
+    # the action last and whole (up to ACTION_WIDTH): the field that differs may be its last
+    lines += ["", f"  {'#':>3}  {'oracle':<26}  {'engine':<26}  action"]
     for n in range(0, diff.step + 1):
-        action = "(setup)" if n == 0 else show(diff.game.actions[n - 1], 58)
+        action = "(setup)" if n == 0 else show(diff.game.actions[n - 1], ACTION_WIDTH)
         o = diff.oracle[n] if n < len(diff.oracle) else None
         e = diff.engine[n] if n < len(diff.engine) else None
-        lines.append(f"  {n:>3}  {action:<58}  {_verdict(o):<26}  {_verdict(e)}")
+        lines.append(f"  {n:>3}  {_verdict(o):<26}  {_verdict(e):<26}  {action}")
     if diff.fields:
         lines += ["", f"  {'field':<34}  {'oracle':<30}  engine"]
         for f in diff.fields[:MAX_FIELDS]:
-            lines.append(
-                f"  {terminal_safe(f.path):<34}  {show(f.expected, 30):<30}  {show(f.observed, 60)}"
-            )
+            path, exp, obs = terminal_safe(f.path), show(f.expected), show(f.observed)
+            if len(path) <= 34 and len(exp) <= 30 and len(obs) <= 60:
+                lines.append(f"  {path:<34}  {exp:<30}  {obs}")
+            else:  # too wide for the columns: one line per side, never cut short
+                lines += [
+                    f"  {path}",
+                    f"      oracle  {show(f.expected, VALUE_WIDTH)}",
+                    f"      engine  {show(f.observed, VALUE_WIDTH)}",
+                ]
         if len(diff.fields) > MAX_FIELDS:
             lines.append(f"  … and {len(diff.fields) - MAX_FIELDS} more")
     elif diff.kind in ("engine-error", "setup") and diff.engine:

@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "smoke": "check that an engine speaks the protocol basics",
     "report": "HTML/Markdown/JSON/JUnit reports and badges from results files",
     "site": "a static site from a folder of results files (many engines and versions)",
+    "summary": "the per-keyword table, failures by clause and verdict of results files",
     "mutants": "run the cases against every mutant engine",
     "fuzz": "compare an engine with the oracle on generated games",
     "perft": "count legal action sequences on the oracle and an engine",

@@ -32,6 +32,15 @@ SCHEMAS = PACKAGE / "schemas"
 CASE_SCHEMA = SCHEMAS / "case.schema.json"
 
 
+def cases_default() -> str:
+    """Which cases folder a command uses without `--cases`, in words for `--help`."""
+    if os.environ.get("PALCONF_CASES"):
+        return f"PALCONF_CASES, {CASES}"
+    if DATA_ROOT == BUNDLED:
+        return f"the cases this palconf carries, {CASES}"
+    return f"the checkout's cases/, {CASES}"
+
+
 def where_from(path: Path, variable: str) -> str:
     """How the user got `path` and how to choose another: for "cannot find" messages."""
     if os.environ.get(variable):

@@ -1,8 +1,8 @@
 """Badges: shields.io endpoint JSON, one per engine and one per engine and group.
 
 `<engine>.json` counts all the engine's cases, `<engine>/<group>.json` those of one group (a
-keyword, `protocol`, and `base` when it has cases). Badges count the cases the rules text
-decides alone, not those that depend on a ruling (see `reports.model`).
+keyword, `protocol`, and `base` when it has cases). Badges count as every report does: the
+cases run, those that depend on a ruling included (see `reports.model`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ def badges(report: Report) -> dict[str, dict[str, Any]]:
     """Relative path → shields.io endpoint JSON."""
     out: dict[str, dict[str, Any]] = {}
     for e in report.engines:
-        out[f"{e.key}.json"] = badge(e.label, e.totals.text)
+        out[f"{e.key}.json"] = badge(e.label, e.totals.all)
         for kw in report.keywords:
             cell = e.keywords[kw.id]
             if cell.all.total or kw.id != BASE:
-                out[f"{e.key}/{slug(kw.id)}.json"] = badge(kw.name, cell.text)
+                out[f"{e.key}/{slug(kw.id)}.json"] = badge(kw.name, cell.all)
     return out
 
 

@@ -4,8 +4,9 @@ HTML/CSS, autoescaped).
 
 The position comes from replaying the case's requests on the oracle's protocol layer
 (`oracle.Session`) up to the failing step: a step the oracle refuses leaves the position as
-it was, so a step that had to be refused shows the board it was tried on, and an accepted
-setup step starts the new game. The expected side is the oracle's
+it was, so a step that had to be refused shows the board it was tried on, with the oracle's
+refusal beside what the engine answered (one board when nothing on it differs), and an
+accepted setup step starts the new game. The expected side is the oracle's
 OBSERVED there; the observed side is the same OBSERVED with the engine's values put in at
 the result's diff paths, and every field a diff names is marked on both sides. Keywords are
 not part of OBSERVED: they come from the cards' definitions in the case.
@@ -79,6 +80,20 @@ class BoardPair:
     expected: Board
     observed: Board
     undrawn: list[str]  # diff paths that are not on the board (listed in the diff table)
+    refusal: str = ""  # the oracle's refusal of the step, when it refuses it
+    answer: str = ""  # then what the engine answered ("accepted", "refused (…)", …)
+
+    @property
+    def same_board(self) -> bool:
+        """Nothing on the board differs (an action that had to be refused was accepted, or
+        refused for another reason): one board and the refusal say it, not two alike."""
+        return bool(self.refusal) and not (
+            self.expected.marked
+            or any(
+                p.marked or any(c.marked for z in p.zones.values() for c in z)
+                for p in self.expected.players
+            )
+        )
 
 
 def _text(value: Any) -> str:
@@ -90,18 +105,44 @@ def _text(value: Any) -> str:
 def replay(case: Case, step: int) -> tuple[Rules, bool] | None:
     """The oracle after the case's steps 1..step, and whether it refused the last of them
     (None when the case cannot be replayed)."""
+    found = _replay(case, step)
+    return None if found is None else (found[0], found[1] is not None)
+
+
+def _replay(case: Case, step: int) -> tuple[Rules, dict[str, Any] | None] | None:
+    """The oracle after steps 1..step, and its reply to the last of them when it refused it."""
     # the protocol layer itself: a refused setup step leaves the game as it was
     session = Session()
     if not session.handle({"cmd": "setup", "state": case.setup})["ok"]:
         return None
-    refused = False
+    refusal: dict[str, Any] | None = None
     for st in case.steps[:step]:
         reply = session.handle(st.request())
         if reply.get("error") == "internal":
             return None
-        refused = not reply["ok"]
+        refusal = None if reply["ok"] else reply
     assert session.game is not None
-    return session.game, refused
+    return session.game, refusal
+
+
+def _refusal(reply: dict[str, Any]) -> str:
+    """The oracle's refusal in words: `refused (taunt-required): …` or `invalid-state: …`."""
+    message = _text(reply.get("message"))
+    if reply.get("reason") is not None:
+        head = f"refused ({_text(reply.get('reason'))})"
+    else:
+        head = _text(reply.get("error")) or "refused"
+    return f"{head}: {message}" if message else head
+
+
+def _engine_answer(result: Result) -> str:
+    """What the engine answered at the failing step, from its diffs (the verdict fields)."""
+    said = {d.path: d.observed for d in result.diffs if d.path in ("reason", "error", "ok")}
+    if "reason" in said and said["reason"] is not MISSING:
+        return f"refused ({_text(said['reason'])})"
+    if "error" in said and said["error"] is not MISSING:
+        return _text(said["error"])
+    return "accepted" if not result.diffs else ""
 
 
 def _set_path(obj: Any, path: str, value: Any) -> bool:
@@ -217,10 +258,11 @@ def board_pair(case: Case, result: Result) -> BoardPair | None:
     """The boards of a failing result, or None when the case cannot be replayed."""
     step = result.step if result.step is not None else 0
     step = max(0, min(step, len(case.steps)))
-    replayed = replay(case, step)
+    replayed = _replay(case, step)
     if replayed is None:
         return None
-    rules, refused = replayed
+    rules, reply = replayed
+    refused = reply is not None
     expected = rules.observe()
     observed = copy.deepcopy(expected)
     paths, undrawn = [], []
@@ -236,7 +278,8 @@ def board_pair(case: Case, result: Result) -> BoardPair | None:
         where = "after setup"
     else:
         st = case.steps[step - 1]
-        action = st.describe()
+        # a setup step is a whole STATE: too long to show in a line, the reason says more
+        action = "" if st.kind == "setup" else st.describe()
         label = "setup step" if st.kind == "setup" else "action"
         if refused:
             where = f"before {label} {step} (the oracle refuses it)"
@@ -248,6 +291,8 @@ def board_pair(case: Case, result: Result) -> BoardPair | None:
         expected=board("expected (the oracle)", expected, rules, paths),
         observed=board("observed (the engine)", observed, rules, paths),
         undrawn=undrawn,
+        refusal=_refusal(reply) if reply is not None else "",
+        answer=_engine_answer(result) if reply is not None else "",
     )
 
 

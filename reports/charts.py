@@ -21,6 +21,7 @@ from palconf.core.outcomes import BASE
 
 from .model import EngineRun, KeywordView
 from .render import shorten, visible
+from .versions import order_runs
 
 #: Colours of the engines' bars, in order (the engine's tag says which is which).
 PALETTE = ("#0969da", "#bf3989", "#1a7f37", "#bc4c00", "#8250df", "#9a6700", "#0a7d8c", "#57606a")
@@ -37,7 +38,7 @@ def _rate(t: Tally) -> float | None:
 
 @dataclass
 class History:
-    """One engine's runs, oldest first (by the meta line's date, then version)."""
+    """One engine's runs, oldest first (by version where the versions compare, else date)."""
 
     name: str
     runs: list[EngineRun]
@@ -56,13 +57,15 @@ def histories(engines: list[EngineRun]) -> list[History]:
     for e in engines:
         by_name.setdefault(e.name, []).append(e)
     return [
-        History(
-            name=name,
-            runs=sorted(runs, key=lambda r: (r.meta_field["date"], r.version, r.source)),
-        )
-        for name, runs in by_name.items()
-        if len(runs) > 1
+        History(name=name, runs=_ordered(runs)) for name, runs in by_name.items() if len(runs) > 1
     ]
+
+
+def _ordered(runs: list[EngineRun]) -> list[EngineRun]:
+    """By version where the versions compare, else by date (`reports.versions`)."""
+    return order_runs(
+        runs, lambda r: r.version, lambda r: r.meta_field["date"], lambda r: r.source
+    ).runs
 
 
 def keyword_bars(engines: list[EngineRun], keywords: list[KeywordView]) -> Markup:
@@ -126,17 +129,19 @@ def engine_legend(engines: list[EngineRun]) -> Markup:
 
 
 def history_lines(history: History, keywords: list[KeywordView]) -> Markup:
-    """Small multiples: per keyword a line chart of its pass rate over the engine's runs. The
-    y axis runs from a little under the lowest rate to 100%, so that 96% and 100% differ."""
+    """Small multiples: per keyword a line chart of its pass rate over the engine's runs. Every
+    chart has the same y axis, from a little under the lowest rate of any of them to 100%
+    (so that 96% and 100% differ, and a 3% drop looks alike in each)."""
     n = len(history.runs)
     w, h, pad, top, bottom = 200, 96, 14, 24, 20
     charts = []
-    for kw in keywords:
-        if kw.id == BASE and not kw.cases:
-            continue
+    shown = [kw for kw in keywords if kw.id != BASE or kw.cases]
+    # one y range for every chart, so that the same drop looks the same size in each
+    every = [r for kw in shown for r in history.rates(kw.id) if r is not None]
+    lo = max(0.0, math.floor((min(every, default=1.0) - 0.05) * 10) / 10)
+    for kw in shown:
         rates = history.rates(kw.id)
         known = [r for r in rates if r is not None]
-        lo = max(0.0, math.floor((min(known, default=1.0) - 0.05) * 10) / 10)
         xs = [pad + (w - 2 * pad) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
 
         def y(r: float, lo: float = lo) -> float:

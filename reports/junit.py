@@ -22,7 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from palconf.core import Outcome, Result
-from palconf.core.outcomes import BASE, PROTOCOL
+from palconf.core.outcomes import junit_classname
 
 from .model import Report
 from .render import show_json, tail
@@ -36,11 +36,7 @@ def clean(text: str) -> str:
 
 def classname(groups: tuple[str, ...]) -> str:
     """From a case's groups (`Result.groups`): the folder of `cases/` it belongs in."""
-    if PROTOCOL in groups:
-        return f"palconf.{PROTOCOL}"
-    if len(groups) > 1:
-        return "palconf.interactions"
-    return f"palconf.{groups[0] if groups else BASE}"
+    return junit_classname(groups)
 
 
 def failure_text(r: Result) -> str:

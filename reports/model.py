@@ -8,9 +8,11 @@ How cases are counted:
   keyword it tests, `protocol` when it cites a protocol rule (P-…), `base` when neither.
 - *Passed* is pass or xpass; *ran* is every outcome but skip (an engine lacking a keyword is
   not marked down for it); the rate is passed / ran.
-- A case citing an interpretation (I-n) "depends on a ruling": palconf's reading of text that
-  could be read otherwise. The matrix counts those cases in their own column, apart from the
-  cases the rules text decides alone, and the badges count the rules-text cases only.
+- One way of counting for every report, the site, the badges and `palconf summary`: the
+  headline figure is passed / ran over *all* the cases. A case citing an interpretation (I-n)
+  "depends on a ruling" (palconf's reading of text that could be read otherwise); the report
+  shows, beside the headline, how many of the cases are such, never instead of it.
+- A percentage is rounded down, so an engine with any failure never shows 100%.
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ class EngineRun:
             "palconf": str(m.get("palconf", "")),
             "rules_version": str(m.get("rules_version", "")),
             "date": str(m.get("date", "")),
+            "label": m["label"] if isinstance(m.get("label"), str) else "",
             "protocol": str(m.get("protocol", "")),
             "meta_cases": str(m.get("cases", "")),
             "keywords": ", ".join(str(k) for k in kws) if kws is not None else "",
@@ -94,9 +97,9 @@ class EngineRun:
 
     @property
     def card_level(self) -> str:
-        """The colour of the engine's card: its rules-text level, but never green (full or
-        high) when any of its cases failed, errored or timed out."""
-        level = self.totals.text.level
+        """The colour of the engine's card: its level over all cases, but never green (full
+        or high) when any of its cases failed, errored or timed out."""
+        level = self.totals.all.level
         if not self.totals.all.ok and level in ("full", "high", "mid"):
             return "low"
         return level

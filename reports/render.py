@@ -92,6 +92,27 @@ def break_dots(value: Any) -> Markup:
     return Markup(".<wbr>").join(escape(part) for part in str(value).split("."))
 
 
+_CODE = re.compile(r"`([^`\n]+)`")
+_STRONG = re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*")
+_EM = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
+
+
+def inline_md(value: Any, limit: int | None = None) -> Markup:
+    """Rules text written in Markdown (the base rules, docs/protocol.md) for HTML: escaped
+    first, then only `` `code` ``, `**strong**` and `*emphasis*` made markup; nothing else
+    (no links, no HTML) can come through. `limit` shortens the text first."""
+    text = visible(str(value))
+    if limit is not None:
+        text = shorten(text, limit)
+    out = str(escape(text))
+    parts = _CODE.split(out)  # odd parts: inside backticks, left as they are
+    for i in range(0, len(parts), 2):
+        parts[i] = _EM.sub(r"<em>\1</em>", _STRONG.sub(r"<strong>\1</strong>", parts[i]))
+    for i in range(1, len(parts), 2):
+        parts[i] = f"<code>{parts[i]}</code>"
+    return Markup("".join(parts))
+
+
 def environment() -> jinja2.Environment:
     """The HTML templates' environment: StrictUndefined, autoescaping on."""
     env = jinja2.Environment(
@@ -102,7 +123,9 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(show_json=show_json, tail=tail, shorten=shorten, break_dots=break_dots)
+    env.filters.update(
+        show_json=show_json, tail=tail, shorten=shorten, break_dots=break_dots, md=inline_md
+    )
     env.globals.update(OUTCOMES=OUTCOMES)
     return env
 

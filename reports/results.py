@@ -82,6 +82,16 @@ class ResultsFile:
         engine = (self.meta or {}).get("engine") or {}
         return str(engine.get("version", ""))
 
+    @property
+    def label(self) -> str:
+        """`palconf run --label`: a free label of the run ("" when none)."""
+        found = (self.meta or {}).get("label")
+        return found if isinstance(found, str) else ""
+
+    @property
+    def date(self) -> str:
+        return str((self.meta or {}).get("date", ""))
+
 
 # ---------------------------------------------------------------- the meta line
 

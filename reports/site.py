@@ -9,17 +9,22 @@ opened from disk), inline CSS and SVG, no scripts.
     badges/                shields.io endpoint JSON of the latest runs (as `palconf report`)
 
 An engine is its meta line's engine name; its runs are told apart by version and date, and
-the latest is the one with the latest date (then version). `site_pages` returns every file
-as text by its relative path; the command writes them.
+ordered by version where the versions compare (PEP 440, else SemVer), else by date
+(`reports.versions`); the engine page says which. The latest is the last in that order.
+`site_pages` returns every file as text by its relative path; the command writes them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import shlex
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from palconf.core import Result
+from palconf.core.causes import by_cause, shared_cause
 
 from .badges import badges
 from .build import build
@@ -28,6 +33,7 @@ from .compare import Comparison, compare
 from .model import Report, slug
 from .render import environment
 from .results import ResultsError, ResultsFile, read_results
+from .versions import Ordering, order_runs
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
@@ -41,6 +47,7 @@ class EngineSite:
     name: str
     key: str  # its page: engines/<key>.html
     runs: list[ResultsFile]  # oldest first
+    ordering: str  # how they were ordered (`reports.versions.Ordering.note`)
     history: Report  # every run of it, side by side
     steps: list[Comparison]  # each run against the one before
 
@@ -49,19 +56,84 @@ class EngineSite:
         return self.runs[-1]
 
 
-def _when(run: ResultsFile) -> tuple[str, str, str]:
-    return (str((run.meta or {}).get("date", "")), run.engine_version, run.path)
+@dataclass
+class Group:
+    """Failures (or regressions) that share a clause, rule or group (`palconf.core.causes`)."""
+
+    cause: str
+    summary: str  # the clause's one-line summary, "" for a rule or group
+    items: list[Any]  # `Result`s, or `reports.compare.Change`s, in the order given
+
+    #: Longer groups are folded on the page.
+    FOLD: ClassVar[int] = 5
+
+    @property
+    def folded(self) -> bool:
+        return len(self.items) > self.FOLD
 
 
-def read_folder(folder: Path) -> list[ResultsFile]:
+def grouped(items: list[Any], results: dict[str, Result], registry: Registry) -> list[Group]:
+    """`items` (each with an `id`: a result or a change) grouped by the clause they share,
+    the largest group first; an item whose result is unknown goes under its own id."""
+    known = [results[i.id] for i in items if i.id in results]
+    by_id = {i.id: i for i in items}
+    groups = [
+        Group(c.id, _summary(registry, c.id), [by_id[r.id] for r in c.results])
+        for c in by_cause(known)
+    ]
+    rest = [i for i in items if i.id not in results]
+    if rest:
+        groups.append(Group("(no result)", "", rest))
+    return groups
+
+
+def _summary(registry: Registry, cid: str) -> str:
+    clause = registry.clauses.get(cid)
+    return (
+        clause.summary
+        if clause is not None
+        else registry.keyword_name(cid)
+        if cid in registry.groups
+        else ""
+    )
+
+
+def ordered(runs: list[ResultsFile]) -> Ordering[ResultsFile]:
+    """One engine's runs, oldest first: by version where the versions compare, else by
+    date (`reports.versions`)."""
+    return order_runs(runs, lambda r: r.engine_version, lambda r: r.date, lambda r: r.path)
+
+
+def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list[ResultsFile]:
     """Every results file (`*.jsonl`) in the folder, by name; ResultsError if there is none
-    or one cannot be read (the message names the file and line)."""
+    or one cannot be read (the message names the file and line). A transcript (`palconf
+    explain --transcript`, `fuzz --transcript`: also JSON Lines) is no results file: it is
+    left out, and `warn` told."""
     if not folder.is_dir():
         raise ResultsError(f"{folder}: not a folder of results files")
     files = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file())
-    if not files:
+    runs = []
+    for p in files:
+        try:
+            runs.append(read_results(p))
+        except ResultsError:
+            if not _is_transcript(p):
+                raise
+            if warn is not None:
+                warn(f"{p}: a transcript, not a results file: left out")
+    if not runs:
         raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
-    return [read_results(p) for p in files]
+    return runs
+
+
+def _is_transcript(path: Path) -> bool:
+    """The file's first line is a transcript's header (`palconf.explain.transcript`)."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            head = json.loads(f.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(head, dict) and set(head) == {"transcript"}
 
 
 def site_pages(
@@ -77,7 +149,8 @@ def site_pages(
     engines: list[EngineSite] = []
     used: set[str] = set()
     for name in sorted(by_name):
-        ordered = sorted(by_name[name], key=_when)
+        order = ordered(by_name[name])
+        runs_of = order.runs
         key, n = slug(name), 2
         while key in used:
             key, n = f"{slug(name)}-{n}", n + 1
@@ -86,15 +159,24 @@ def site_pages(
             EngineSite(
                 name=name,
                 key=key,
-                runs=ordered,
-                history=build(ordered, registry, title=title),
-                steps=[compare(a, b) for a, b in zip(ordered, ordered[1:], strict=False)],
+                runs=runs_of,
+                ordering=order.note,
+                history=build(runs_of, registry, title=title),
+                steps=[compare(a, b) for a, b in zip(runs_of, runs_of[1:], strict=False)],
             )
         )
     latest = build([e.latest for e in engines], registry, title=title, suite=suite)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
-    common = {"report": latest, "engines": engines, "page_of": page_of, "slug": slug}
+    common = {
+        "report": latest,
+        "engines": engines,
+        "page_of": page_of,
+        "slug": slug,
+        "grouped": lambda items, results: grouped(items, results, registry),
+        "where": lambda results: _where(results, latest),
+        "results_by_id": lambda run: {r.id: r for r in run.results},
+    }
     pages: dict[str, str] = {}
     pages["index.html"] = env.get_template("site_index.html.j2").render(
         root="",
@@ -117,8 +199,9 @@ def site_pages(
                 "site_keyword.html.j2"
             ).render(root="../", kw=kw, **common)
     for c in latest.cases.values():
-        start = None
+        start, steps = None, []
         if suite is not None and (case := suite.get(c.id)) is not None:
+            steps = steps_of(case)
             from .boards import board, replay  # the oracle, only when boards are drawn
 
             if (replayed := replay(case, 0)) is not None:
@@ -126,11 +209,72 @@ def site_pages(
         rules = [(r, registry.rule_text(r)) for r in c.rules]
         clauses = [(cl, _clause_text(registry, cl)) for cl in c.clauses]
         pages[f"cases/{slug(c.id, 80)}.html"] = env.get_template("site_case.html.j2").render(
-            root="../", c=c, clauses=clauses, rules=rules, start=start, **common
+            root="../",
+            c=c,
+            clauses=clauses,
+            rules=rules,
+            start=start,
+            steps=steps,
+            explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
+            **common,
         )
     for rel, badge in badges(latest).items():
         pages[f"badges/{rel}"] = json.dumps(badge, ensure_ascii=False) + "\n"
     return pages
+
+
+@dataclass
+class StepLine:
+    n: int
+    label: str  # "after setup", "action 2", "setup step 3"
+    sent: str  # the ACTION as JSON; a setup step's STATE in short
+    expect: str  # what the case expects after it
+
+
+def steps_of(case: Case) -> list[StepLine]:
+    """A case's steps in words, for its page: what is sent, what must follow."""
+    lines = [StepLine(0, "after setup", "", _expected(case, 0) or "(nothing checked)")]
+    for n, st in enumerate(case.steps, start=1):
+        if st.kind == "setup":
+            cards = _cards(st.body)
+            sent = f"a new STATE ({cards} card{'' if cards == 1 else 's'} in its zones)"
+            label = f"setup step {n}"
+        else:
+            sent, label = st.describe(), f"action {n}"
+        lines.append(StepLine(n, label, sent, _expected(case, n) or "accepted"))
+    return lines
+
+
+def _cards(value: Any) -> int:
+    """How many cards (objects with an `id` and a `kind`) a STATE holds, at any depth."""
+    if isinstance(value, list):
+        return sum(_cards(v) for v in value)
+    if isinstance(value, dict):
+        own = 1 if "id" in value and "kind" in value else 0
+        return own + sum(_cards(v) for v in value.values())
+    return 0
+
+
+def _expected(case: Case, n: int) -> str:
+    e = case.expectation_after(n)
+    if e is None:
+        return ""
+    bits = []
+    if e.refused is True:
+        bits.append("must be refused")
+    elif isinstance(e.refused, str):
+        bits.append(f"must be refused ({e.refused})")
+    if e.observed:
+        bits.append(f"OBSERVED: {', '.join(sorted(e.observed))} checked")
+    if e.legal is not None:
+        bits.append("LEGAL checked")
+    return "; ".join(bits)
+
+
+def _where(results: Any, report: Report) -> str:
+    """`54 of the 54 failures cite Taunt; 50 cite taunt.2` (`palconf.core.causes`)."""
+    cause = shared_cause(results)
+    return "" if cause is None else cause.words(report.keyword_name)
 
 
 def _clause_text(registry: Registry, cid: str) -> str:

@@ -308,3 +308,25 @@ def test_only_the_chosen_commands_module_is_imported() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['palconf.commands.list']"
+
+
+def test_the_readme_gives_the_number_of_cases_version_gives() -> None:
+    from palconf import paths
+    from palconf.cases.loader import case_files
+
+    readme = (paths.ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.findall(r"rules 1\.00, (\d+) cases in", readme)
+    assert said == [str(len(case_files(paths.CASES)))]
+
+
+def test_the_cases_help_names_the_folder_in_use(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from palconf import paths
+
+    monkeypatch.delenv("PALCONF_CASES", raising=False)
+    assert paths.cases_default() == f"the checkout's cases/, {paths.CASES}"  # a checkout
+    monkeypatch.setattr(paths, "DATA_ROOT", paths.BUNDLED)
+    assert paths.cases_default().startswith("the cases this palconf carries, ")
+    monkeypatch.setenv("PALCONF_CASES", str(tmp_path))
+    assert paths.cases_default().startswith("PALCONF_CASES, ")

@@ -150,10 +150,16 @@ def test_fuzz_prints_the_hit_table_and_keeps_going(capsys: pytest.CaptureFixture
     import sys
 
     cmd = f"{sys.executable} -m palconf.cli serve --mutant state-turn-zero-accepted"
-    status = cli_main(["fuzz", "--engine-cmd", cmd, "--examples", "120", "-q", "--keep-going"])
+    argv = ["fuzz", "--engine-cmd", cmd, "--examples", "120", "-q", "--keep-going"]
+    status = cli_main([*argv, "--stats"])
     out = capsys.readouterr().out
     assert status == 1
     assert "DIFFERENCE (verdict)" in out and "what the games hit" in out
     assert f"P-state edges sent with `setup` ({len(EDGE_NAMES)} of {len(EDGE_NAMES)})" in out
+    # the statistics come before the finding; the finding ends the output
+    assert out.index("what the games hit") < out.index("DIFFERENCE (verdict)")
+    assert out.rstrip().splitlines()[-1].startswith("palconf fuzz: ")
+    assert cli_main(argv) == 1  # without --stats: no statistics at all
+    assert "what the games hit" not in capsys.readouterr().out
     assert cli_main(["fuzz", "--engine-cmd", cmd, "--max-differences", "0"]) == 2
     assert "--max-differences must be 1 or more" in capsys.readouterr().err

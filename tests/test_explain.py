@@ -145,3 +145,13 @@ def test_explain_and_replay_against_a_node_engine(
     assert main(["replay", str(path), "--engine-cmd", engine]) == 0
     assert main(["replay", str(path)]) == 1  # the oracle accepts what tiny refuses
     capsys.readouterr()
+
+
+def test_explain_keeps_the_line_breaks_of_rules_text(capsys: pytest.CaptureFixture[str]) -> None:
+    cid = "protocol-legal-assign-opponents-structure-is-not-listed"
+    status, out, _ = explain(capsys, cid)
+    assert status == 0
+    assert "\\x0a" not in out  # a line break is a line break, not an escape
+    head = out.split("\nboard (the case's setup)")[0]
+    rule = head.split("\nrules\n")[1]
+    assert rule.startswith("  P-legal  ") and "\n      " in rule  # later lines indented

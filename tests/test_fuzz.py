@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from palconf import paths
 from palconf.cases.loader import load_case
 from palconf.cli import main as cli_main
 from palconf.commands import fuzz_campaign as fuzz_command
@@ -51,7 +52,9 @@ def check_export(diff: Difference, wrong: Any, tmp_path: Path) -> Any:
     """Export `diff`, load the case, and run it on the oracle (must pass) and on the wrong
     engine; returns the wrong engine's result."""
     path = write_case(case_from_difference(diff, seed=0), tmp_path)
-    assert path.read_text(encoding="utf-8").startswith("#:schema ../../palconf/schemas/")
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("#:schema ")  # the schema palconf carries, from where it is
+    assert (path.parent / first.removeprefix("#:schema ")).resolve() == paths.CASE_SCHEMA
     case, errors = load_case(path)
     assert case is not None, errors
     on_oracle = run_case(started(OracleEngine()), case)
@@ -401,6 +404,14 @@ def test_the_printout_escapes_what_the_engine_said() -> None:
     text = format_difference(diff)
     assert "\x1b" not in text and "\\x1b[31mred" in text and "\\x0anext line" in text
     assert "ERROR" in text and "(setup)" in text
+    # the action is shown whole, last on its line: its last field is not cut off
+    row = next(line for line in text.splitlines() if line.startswith("    1  "))
+    assert row.endswith('"structure": "a2"}') and "…" not in row
+    # a differing value too wide for its column gets lines of its own, uncut
+    long_path = "cards.a1.abilities"
+    diff.fields = [Diff(long_path, ["x" * 50], ["y" * 80])]
+    text = format_difference(diff)
+    assert f'\n  {long_path}\n      oracle  ["{"x" * 50}"]\n      engine  ["{"y" * 80}"]' in text
 
 
 # --------------------------------------------------------------------------- the command
@@ -485,3 +496,17 @@ def test_fuzz_command_bad_arguments(
 def test_fuzz_command_engine_that_does_not_start(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["fuzz", "--engine-cmd", "/nonexistent/engine --flag"]) == 2
     assert "cannot start the engine" in capsys.readouterr().err
+
+
+def test_an_exported_case_points_at_a_schema_that_exists(tmp_path: Path) -> None:
+    from palconf import paths
+    from palconf.generators.export import SCHEMA_LINE, schema_line
+
+    # in a checkout's cases/<group>/: the suite's own line (palconf lint asks for it)
+    assert schema_line(paths.ROOT / "cases" / "taunt") == SCHEMA_LINE
+    # anywhere else: a path from that folder to the schema this palconf carries
+    folder = tmp_path / "exported" / "deep"
+    folder.mkdir(parents=True)
+    line = schema_line(folder)
+    assert line.startswith("#:schema ") and line.endswith("\n")
+    assert (folder / line[len("#:schema ") :].strip()).resolve() == paths.CASE_SCHEMA

@@ -26,6 +26,7 @@ from palconf import paths
 from palconf.cases.loader import case_files, load_cases
 from palconf.core import BaseEngine, Engine, EngineCrash, EngineInfo, Outcome, Result
 from palconf.registry import load as load_registry
+from palconf.reports.junit import classname
 from palconf.running.expectations import Expectations
 from palconf.running.runner import run_case
 
@@ -149,8 +150,7 @@ def palconf_args(root: Path, *more: str, engine: str = "broken_engine:make") -> 
         "--palconf",
         "--palconf-engine",
         engine,
-        "--palconf-cases",
-        str(root),
+        f"--palconf-cases={root}",
         *more,
     ]
 
@@ -159,7 +159,7 @@ def junit_outcomes(path: Path) -> dict[str, str]:
     """Case id → pytest outcome, from a JUnit XML file."""
     out = {}
     for tc in ET.parse(path).getroot().iter("testcase"):
-        assert tc.get("classname") == "palconf"
+        assert str(tc.get("classname")).startswith("palconf."), tc.get("classname")
         kinds = [child.tag for child in tc if child.tag in ("failure", "error", "skipped")]
         skipped = next((c for c in tc if c.tag == "skipped"), None)
         if not kinds:
@@ -369,6 +369,12 @@ def test_outcomes_are_palconfs_own(pytester: pytest.Pytester, small: Path) -> No
     assert {"passed", "failed", "error"} <= set(words.values())
     result = pytester.runpytest(*palconf_args(small, "--junitxml", "out.xml"))
     assert junit_outcomes(pytester.path / "out.xml") == words
+    # the classname is the one palconf report's junit.xml gives the case (palconf.<group>)
+    got = {
+        tc.get("name"): tc.get("classname")
+        for tc in ET.parse(pytester.path / "out.xml").getroot().iter("testcase")
+    }
+    assert got == {cid: classname(r.groups) for cid, r in ref.items()}
     counts = {w: list(words.values()).count(w) for w in set(words.values())}
     result.assert_outcomes(passed=counts["passed"], failed=counts["failed"], errors=counts["error"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -635,3 +641,20 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_the_space_form_of_a_path_option_outside_the_folder_is_a_warning(
+    pytester: pytest.Pytester, small: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """pytest chooses its root folder before the plugin's options exist; the plugin says
+    so, and how to write the option, when a path outside the folder was taken for a test
+    path."""
+    exp = tmp_path_factory.mktemp("outside") / "exp.toml"
+    exp.write_text(EXPECTATIONS)
+    spaced = pytester.runpytest(*palconf_args(small, "--palconf-expectations", str(exp)))
+    out = spaced.stdout.str()
+    assert f"`--palconf-expectations {exp}` (with a space)" in out
+    assert f"write `--palconf-expectations={exp}`" in out
+    joined = pytester.runpytest(*palconf_args(small, f"--palconf-expectations={exp}"))
+    assert "(with a space)" not in joined.stdout.str()
+    assert f"rootdir: {pytester.path}" in joined.stdout.str()

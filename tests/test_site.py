@@ -95,8 +95,8 @@ def test_every_link_is_relative_and_resolves(site: dict[str, Any]) -> None:
 def test_index_shows_the_latest_version_of_each_engine(site: dict[str, Any]) -> None:
     html = (site["out"] / "index.html").read_text(encoding="utf-8")
     head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
-    assert 'small">2.0 · ' in head
-    assert 'small">1.0 · ' not in head and 'small">1.1 · ' not in head
+    assert f"{escape(HOSTILE_NAME)} 2.0</a>" in head and 'small" title="2026-03-01' in head
+    assert " 1.0</a>" not in head and " 1.1</a>" not in head
     assert str(escape(HOSTILE_NAME)) in head
 
 
@@ -170,3 +170,21 @@ def test_site_errors_are_messages(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "bad" / "x.jsonl").write_text("{not json\n", encoding="utf-8")
     assert cli(["site", str(tmp_path / "bad"), "--out", str(tmp_path / "o")]) == 2
     assert "x.jsonl:1: not JSON" in capsys.readouterr().err
+
+
+def test_a_transcript_in_the_results_folder_is_left_out_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "results"
+    folder.mkdir()
+    transcript = '{"transcript": {"format": "palconf-transcript", "format_version": 1}}\n'
+    (folder / "a-transcript.jsonl").write_text(transcript, encoding="utf-8")
+    assert cli(["site", str(folder), "--out", str(tmp_path / "o")]) == 2  # nothing else
+    assert "no results files" in capsys.readouterr().err
+    result = {"id": "base-x", "outcome": "pass", "keywords": [], "clauses": []}
+    meta = {"engine": {"name": "eng", "version": "1.0", "keywords": []}, "date": "2026-01-01"}
+    (folder / "run.jsonl").write_text(meta_line(meta) + json.dumps(result) + "\n", "utf-8")
+    assert cli(["site", str(folder), "--out", str(tmp_path / "o")]) == 0
+    err = capsys.readouterr().err
+    assert "a-transcript.jsonl: a transcript, not a results file: left out" in err
+    assert (tmp_path / "o" / "engines" / "eng.html").is_file()

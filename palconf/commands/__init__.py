@@ -14,13 +14,19 @@ from palconf.registry import Registry
 from palconf.registry import load as load_registry
 
 
+def cases_help() -> str:
+    """`--cases DIR`'s help: the folder used without it (a wheel's own copy, a checkout's
+    cases/, or PALCONF_CASES), as this palconf finds it."""
+    return f"the cases folder (default: {paths.cases_default().replace('%', '%%')})"
+
+
 def add_case_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cases",
         type=Path,
         default=None,
         metavar="DIR",
-        help="the cases folder (default: the project's cases/)",
+        help=cases_help(),
     )
     p.add_argument(
         "--keyword",
@@ -48,8 +54,8 @@ def add_case_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_display_options(p: argparse.ArgumentParser) -> None:
-    from palconf.running.terminal import COLOR_MODES, PROGRESS_MODES
+def add_color_option(p: argparse.ArgumentParser) -> None:
+    from palconf.running.terminal import COLOR_MODES
 
     p.add_argument(
         "--color",
@@ -57,6 +63,12 @@ def add_display_options(p: argparse.ArgumentParser) -> None:
         default="auto",
         help="colour the output: auto (on a terminal, unless NO_COLOR is set), always, never",
     )
+
+
+def add_display_options(p: argparse.ArgumentParser) -> None:
+    from palconf.running.terminal import PROGRESS_MODES
+
+    add_color_option(p)
     p.add_argument(
         "--progress",
         choices=PROGRESS_MODES,

@@ -12,7 +12,7 @@ from typing import Any
 
 from palconf import paths
 from palconf.cases.loader import Case, CaseLoadError, load_cases
-from palconf.commands import add_display_options, case_file, registry_or_exit
+from palconf.commands import add_display_options, case_file, cases_help, registry_or_exit
 from palconf.core import EngineFault, Result, terminal_safe
 from palconf.core.compare import show
 from palconf.core.errors import UsageError
@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "that cannot be started.",
     )
     p.add_argument("case", metavar="CASE", help="a case id (a glob matching one), or a case file")
-    p.add_argument("--cases", type=Path, default=None, metavar="DIR", help="the cases folder")
+    p.add_argument("--cases", type=Path, default=None, metavar="DIR", help=cases_help())
     p.add_argument(
         "--transcript",
         type=Path,
@@ -73,6 +73,13 @@ def find_case(spec: str, folder: Path | None, registry: Registry) -> Case | str:
     return f"{spec!r} matches {len(found)} cases ({', '.join(c.id for c in found[:5])} …)"
 
 
+def _block(text: str, indent: str = "      ") -> str:
+    """Rules text for the terminal: control characters escaped, but its line breaks kept
+    (each further line indented under the first), never shown as `\\x0a`."""
+    safe = terminal_safe(text.replace("\r\n", "\n"), LIMIT, keep_newlines=True)
+    return safe.replace("\n", "\n" + indent)
+
+
 def _json(value: Any) -> str:
     return terminal_safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False), LIMIT)
 
@@ -86,16 +93,16 @@ def print_header(case: Case, registry: Registry, folder: Path | None, paint: Pai
         for cid in case.clauses:
             clause = registry.clauses.get(cid)
             text = clause.text.get(registry.current, clause.summary) if clause else ""
-            print(f"  {cid}  {terminal_safe(text, LIMIT)}")
+            print(f"  {cid}  {_block(text)}")
     if case.rules:
         print("\nrules")
         for rid in case.rules:
-            print(f"  {rid}  {terminal_safe(registry.rule_text(rid), LIMIT)}")
+            print(f"  {rid}  {_block(registry.rule_text(rid))}")
     if case.interpretations:
         print("\nrulings")
         for iid in case.interpretations:
             text = str(registry.interpretations.get(iid, {}).get("text", ""))
-            print(f"  {iid}  {terminal_safe(text, LIMIT)}")
+            print(f"  {iid}  {_block(text)}")
     print("\nboard (the case's setup)")
     for line in render_board(case.setup):
         print(line)

@@ -134,6 +134,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="skip the directed sweep the campaign starts with (every STATE edge, pairs "
         "of REASON rows: generators/directed.py)",
     )
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="print what the games hit (each REASON given, pairs of REASON rows, STATE "
+        "edges sent) before the finding",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     p.set_defaults(func=main)
 

@@ -180,10 +180,7 @@ def main_parallel(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
-        status = finish(args, engine, report)
-        print()
-        print(format_hits(report.hits, REASONS, EDGE_NAMES))
-        return status
+        return finish(args, engine, report)
     except EngineFault as e:
         raise UsageError(f"the engine failed: {terminal_safe(e.message, 2000)}") from None
     finally:
@@ -191,6 +188,11 @@ def main_parallel(args: argparse.Namespace) -> int:
 
 
 def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
+    """The end of a campaign: the statistics first (with --stats), the finding last (the
+    difference, its transcript and exported case), so the finding is what stays on screen."""
+    if args.stats:
+        print(format_hits(report.hits, REASONS, EDGE_NAMES))
+        print()
     compared = report.examples - report.skipped
     rate = report.actions / report.seconds if report.seconds else 0.0
     if report.difference is None:
@@ -311,10 +313,7 @@ def run(args: argparse.Namespace) -> int:
             max_differences=args.max_differences,
             directed=args.directed,
         )
-        status = finish(args, engine, report)
-        print()
-        print(format_hits(report.hits, REASONS, EDGE_NAMES))
-        return status
+        return finish(args, engine, report)
     except EngineFault as e:  # a restart after a crash failed: the run cannot go on
         raise UsageError(
             f"the engine cannot be restarted: {terminal_safe(e.message, 2000)}"

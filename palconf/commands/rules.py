@@ -24,11 +24,11 @@ from palconf.authoring.rulesdiff import (
     staleness,
 )
 from palconf.cases.loader import Case, CaseLoadError, load_cases
-from palconf.commands import add_case_options, registry_or_exit, select_cases
+from palconf.commands import add_case_options, cases_help, registry_or_exit, select_cases
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
 
-CASES_HELP = "the cases folder (default: the project's cases/)"
+CASES_HELP = cases_help()
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -28,6 +28,7 @@ from palconf.running.expectations import Expectations
 from palconf.running.output import (
     Resumed,
     read_for_resume,
+    recorded_info,
     report_after_run,
     write_meta_line,
 )
@@ -102,6 +103,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--update-expectations",
         action="store_true",
         help="rewrite --expectations FILE from this run (created if missing)",
+    )
+    p.add_argument(
+        "--engine-version",
+        metavar="VERSION",
+        help="the engine version to record in the results file's meta line, in place of "
+        "the one its hello gives (reports and sites order runs by it)",
+    )
+    p.add_argument(
+        "--label",
+        metavar="TEXT",
+        help="a free label recorded in the results file's meta line (shown by reports)",
     )
     p.add_argument(
         "--report",
@@ -234,7 +246,8 @@ def main(args: argparse.Namespace) -> int:
     paint = Paint(use_color(sys.stdout, args.color))
     try:
         _start(engine, args)
-        mismatch = resumed.mismatch(engine.info, registry.current)
+        info = recorded_info(engine.info, args.engine_version)
+        mismatch = resumed.mismatch(info, registry.current)
         if mismatch is not None and not args.resume_other_engine:
             raise UsageError(
                 f"will not resume {args.results}: {mismatch}; run without --resume "
@@ -259,11 +272,11 @@ def main(args: argparse.Namespace) -> int:
             except OSError as e:
                 raise UsageError(f"cannot write {args.results}: {e.strerror or e}") from None
             # the meta line first (reports/results.py); a resumed file keeps its own
-            write_meta_line(out, engine.info, registry.current, len(cases))
+            write_meta_line(out, engine.info, registry.current, len(cases), info, args.label)
             run.subscribe(_ResultsFile(out))
         print(
-            f"palconf: {len(cases)} case(s) against {terminal_safe(engine.info.name, 200)} "
-            f"{terminal_safe(engine.info.version, 100)}",
+            f"palconf: {len(cases)} case(s) against {terminal_safe(info.name, 200)} "
+            f"{terminal_safe(info.version, 100)}",
             flush=True,
         )
         progress = Progress(
@@ -279,7 +292,7 @@ def main(args: argparse.Namespace) -> int:
             raise
     finally:
         engine.close()
-    return _finish(args, end, cases, expectations, engine.info, registry, paint)
+    return _finish(args, end, cases, expectations, info, registry, paint)
 
 
 def _interrupted(args: argparse.Namespace, run: CaseRun, registry: Registry, paint: Paint) -> None:

@@ -13,9 +13,11 @@ results file cannot be read, or SITE cannot be written (the message says where).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from palconf.commands import registry_or_exit
+from palconf.core import terminal_safe
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import write_text_atomic
 
@@ -39,6 +41,10 @@ def _fail(message: str) -> int:
     raise UsageError(f"{message}")
 
 
+def _warn(words: str) -> None:
+    print(f"palconf site: warning: {terminal_safe(words)}", file=sys.stderr)
+
+
 def main(args: argparse.Namespace) -> int:
     from palconf.reports.boards import load_suite
     from palconf.reports.results import ResultsError
@@ -46,7 +52,7 @@ def main(args: argparse.Namespace) -> int:
 
     registry = registry_or_exit()
     try:
-        runs = read_folder(args.results_dir)
+        runs = read_folder(args.results_dir, _warn)
     except ResultsError as e:
         return _fail(str(e))
     pages = site_pages(runs, registry, load_suite(registry), args.title)

@@ -53,6 +53,18 @@ def groups_of(keywords: Iterable[str], rules: Iterable[str]) -> tuple[str, ...]:
     return tuple(out) or (BASE,)
 
 
+def junit_classname(groups: Iterable[str]) -> str:
+    """A case's JUnit `classname`, from its groups (`groups_of`): the folder of `cases/` it
+    belongs in (`palconf.taunt`, `palconf.interactions`, `palconf.protocol`, `palconf.base`).
+    `palconf report`'s junit.xml and pytest's `--junitxml` (the plugin) both use it."""
+    found = tuple(groups)
+    if PROTOCOL in found:
+        return f"palconf.{PROTOCOL}"
+    if len(found) > 1:
+        return "palconf.interactions"
+    return f"palconf.{found[0] if found else BASE}"
+
+
 def _strings(obj: dict[str, Any], name: str) -> tuple[str, ...]:
     value = obj.get(name)
     if value is None:

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from palconf.core.outcomes import junit_classname
 from palconf.engines.options import COMMAND_HELP, DEFAULT_TIMEOUT, restart_count, timeout_seconds
 from palconf.plugin.engine import EngineSlot, process_factory, python_factory
 from palconf.plugin.items import (
@@ -115,9 +116,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+#: The plugin's options whose value is a path (pytest may take it for a test path).
+PATH_OPTIONS = ("--palconf-expectations", "--palconf-cases")
+
+
+def warn_space_form(config: pytest.Config) -> None:
+    """pytest chooses its root folder from the command line before any plugin's option
+    exists, so in `--palconf-expectations /abs/exp.toml` it takes the path for a test path,
+    and a path outside the current folder moves the root folder (and with it node ids,
+    conftest files, the cache). It cannot be undone from here: say so, and how to write it."""
+    args = list(config.invocation_params.args)
+    here = config.invocation_params.dir
+    for option, value in zip(args, args[1:], strict=False):
+        if option not in PATH_OPTIONS or value.startswith("-"):
+            continue
+        path = Path(here, value)
+        if path.exists() and not path.resolve().is_relative_to(here.resolve()):
+            config.issue_config_time_warning(
+                PalconfWarning(
+                    f"`{option} {value}` (with a space): pytest took {value} for a test "
+                    f"path when it chose its root folder ({config.rootpath}); write "
+                    f"`{option}={value}` to keep the root folder"
+                ),
+                stacklevel=2,
+            )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("palconf"):
         return
+    warn_space_form(config)
     settings = _settings(config)
     from palconf.core.errors import UsageError
     from palconf.registry import load as load_registry
@@ -249,7 +277,25 @@ class PalconfSession:
             and isinstance(excinfo.value, CaseProblem)
         ):
             report.longrepr = item.repr_failure(excinfo)
+        if isinstance(item, CaseItem):  # travels with the report to xdist's controller
+            report.palconf_classname = junit_classname(item.case.keywords)  # type: ignore[attr-defined]
         return report
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """`--junitxml`: a case's classname as `palconf report`'s junit.xml has it
+        (`palconf.taunt`, not `palconf`). Set once junitxml has opened the test case; its
+        later phases keep it (junitxml restores the attributes set before)."""
+        name = getattr(report, "palconf_classname", None)
+        if not isinstance(name, str):
+            return
+        try:
+            from _pytest.junitxml import xml_key
+        except ImportError:  # a pytest without it: the classname stays pytest's
+            return
+        xml = self.config.stash.get(xml_key, None)
+        if xml is not None and report.when != "teardown":
+            xml.node_reporter(report).attrs["classname"] = name
 
     def pytest_sessionfinish(self) -> None:
         self.slot.close()

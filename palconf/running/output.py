@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -126,15 +126,35 @@ def read_for_resume(path: Path) -> Resumed:
     return Resumed(list(by_id.values()), meta)
 
 
-def write_meta_line(out: IO[str], info: EngineInfo, rules_version: str, cases: int) -> None:
+def recorded_info(info: EngineInfo, version: str | None) -> EngineInfo:
+    """The engine as a run records it: `run --engine-version` in place of hello's version."""
+    return info if not version else replace(info, version=version)
+
+
+def write_meta_line(
+    out: IO[str],
+    info: EngineInfo,
+    rules_version: str,
+    cases: int,
+    recorded: EngineInfo | None = None,
+    label: str | None = None,
+) -> None:
     """What `palconf run --results FILE` writes first, once the engine has said hello: the
     meta line (reports/results.py), unless the file already has lines (a resumed run keeps
     its first meta line). `cases` is how many cases the run selected, so a reader can tell
-    an unfinished run (fewer result lines) from a finished one."""
+    an unfinished run (fewer result lines) from a finished one. `recorded` is the engine as
+    `--engine-version` names it (hello's own version is kept as `hello_version` when they
+    differ); `label` is `--label`."""
     from palconf.reports.results import meta_line, run_meta
 
+    shown = recorded or info
     if out.tell() == 0:
-        out.write(meta_line(run_meta(info.name, info.version, info.keywords, rules_version, cases)))
+        meta = run_meta(shown.name, shown.version, info.keywords, rules_version, cases)
+        if shown.version != info.version:
+            meta["engine"]["hello_version"] = info.version
+        if label:
+            meta["label"] = label
+        out.write(meta_line(meta))
         out.flush()
 
 

@@ -3,7 +3,12 @@
 A case counts under every group it is in (`Result.groups`: each keyword it tests,
 `protocol` when it cites a protocol rule, `base` when neither); the rows are in the order of
 `Registry.groups`, with any group the registry does not know after them. A row whose cases
-were all skipped says `skipped`, not `ok`: nothing in it was tested.
+were all skipped says `skipped`, not `ok`: nothing in it was tested; a row with an xpass
+says `XPASS`, as the verdict counts it against the run.
+
+`where_line` says what the failures have in common (`palconf.core.causes`), `xpass_hint` how
+to bring an expectations file up to date, `failures_by_clause` lists the failures grouped by
+the clause they share.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from palconf.core import Outcome, Result, Tally, terminal_safe
+from palconf.core.causes import by_cause, shared_cause
 from palconf.core.outcomes import OUTCOMES
 from palconf.registry import Registry
 from palconf.running.terminal import Paint
@@ -30,14 +36,18 @@ def per_group(results: Iterable[Result], registry: Registry) -> dict[str, Tally]
 
 
 def row_verdict(t: Tally) -> str:
+    """FAILING, XPASS (listed as failing but passed: the expectations file is out of date,
+    and the run is not ok), skipped, ok, or `-` for no cases."""
     if not t.total:
         return "-"
     if not t.ok:
         return "FAILING"
+    if t.counts[Outcome.XPASS]:
+        return "XPASS"
     return "skipped" if t.counts[Outcome.SKIP] == t.total else "ok"
 
 
-_VERDICT_STYLE = {"FAILING": "red", "skipped": "yellow", "ok": "green"}
+_VERDICT_STYLE = {"FAILING": "red", "XPASS": "yellow", "skipped": "yellow", "ok": "green"}
 
 
 def render_table(results: list[Result], registry: Registry, paint: Paint | None = None) -> str:
@@ -95,3 +105,49 @@ def verdict_line(
         f"palconf: {paint('FAILED', 'red')}: {len(results)} case(s): {counts or 'none'}"
         f"{tail}{where}"
     )
+
+
+def where_line(results: Iterable[Result], registry: Registry) -> str | None:
+    """`where: 54 of the 54 failures cite Taunt; 50 cite taunt.2`, or None if none failed."""
+    cause = shared_cause(results)
+    return None if cause is None else f"where: {cause.words(registry.keyword_name)}"
+
+
+def xpass_hint(results: Iterable[Result], expectations: str | None = None) -> str | None:
+    """How to bring the expectations file up to date when listed failures now pass."""
+    n = sum(1 for r in results if r.outcome == Outcome.XPASS)
+    if not n:
+        return None
+    where = f"--expectations {terminal_safe(expectations, 300)}" if expectations else "the file"
+    return (
+        f"{n} xpass: case(s) {where} lists as failing now pass; add --update-expectations "
+        f"to the same command to rewrite it"
+    )
+
+
+def failures_by_clause(
+    results: Iterable[Result], registry: Registry, groups: int = 12, ids: int = 3
+) -> list[str]:
+    """The failed results grouped by the clause (or rule) they share, largest first: per
+    group `taunt.2 (50): <its summary>` and a line of ids (`taunt-…, taunt-…, … and 47
+    more`), at most `groups` groups and a last line for the rest."""
+    causes = by_cause(r for r in results if r.failed)
+    lines = []
+    for cause in causes[:groups]:
+        shown = ", ".join(terminal_safe(r.id, 120) for r in cause.results[:ids])
+        more = len(cause.results) - ids
+        summary = _summary(cause.id, registry)
+        lines.append(
+            f"{terminal_safe(cause.id, 60)} ({len(cause.results)})"
+            + (f": {terminal_safe(summary, 90)}" if summary else "")
+        )
+        lines.append(f"    {shown}" + (f", … and {more} more" if more > 0 else ""))
+    if len(causes) > groups:
+        rest = sum(len(c.results) for c in causes[groups:])
+        lines.append(f"… and {rest} more failure(s) under {len(causes) - groups} other clause(s)")
+    return lines
+
+
+def _summary(cid: str, registry: Registry) -> str:
+    clause = registry.clauses.get(cid)
+    return clause.summary if clause is not None else ""

@@ -1,0 +1,107 @@
+"""`palconf summary RESULTS.jsonl …`: the end of a run again, from its results files, with no
+engine and nothing written: per file, the per-keyword table, the failures grouped by the
+clause they share, where the failures are, and the verdict line (`palconf.running.summary`,
+as `palconf run` prints them; counted as `palconf report` and `palconf site` count).
+
+Exit 0 when every file's results are as expected (no fail, error, timeout or xpass, and
+every selected case has a result), 1 otherwise, 2 when a file cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from palconf.commands import add_color_option, registry_or_exit
+
+if TYPE_CHECKING:
+    from palconf.registry import Registry
+    from palconf.reports.results import ResultsFile
+    from palconf.running.terminal import Paint
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "summary",
+        help="the per-keyword table, failures by clause and verdict of results files",
+        description="Print, for each results file (from `palconf run --results FILE`), "
+        "the per-keyword table, the failures grouped by the clause they share and the "
+        "verdict, as `palconf run` ends. No engine is started and nothing is written. "
+        "Exit 0 when every result is as expected, 1 otherwise, 2 for a file that "
+        "cannot be read.",
+    )
+    p.add_argument("results", nargs="+", type=Path, metavar="RESULTS.jsonl", help="results files")
+    add_color_option(p)
+    p.add_argument(
+        "--groups",
+        type=int,
+        default=12,
+        metavar="N",
+        help="show at most N clauses of failures per file (default 12)",
+    )
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from palconf.reports.results import ResultsError, read_results
+    from palconf.running.terminal import Paint, use_color
+
+    try:
+        runs = [read_results(path) for path in args.results]
+    except ResultsError as e:
+        print(f"palconf summary: {e}", file=sys.stderr)
+        return 2
+    registry = registry_or_exit()
+    paint = Paint(use_color(sys.stdout, args.color))
+    bad = False
+    for n, run in enumerate(runs):
+        if n:
+            print()
+        bad |= print_summary(run, registry, paint, max(1, args.groups))
+    return 1 if bad else 0
+
+
+def print_summary(run: ResultsFile, registry: Registry, paint: Paint, groups: int) -> bool:
+    """One file's summary; True when its results are not all as expected."""
+    from palconf.core import Outcome, terminal_safe
+    from palconf.running.summary import (
+        failures_by_clause,
+        render_table,
+        skip_reasons,
+        verdict_line,
+        where_line,
+        xpass_hint,
+    )
+
+    results = run.results
+    selected = run.meta.get("cases") if run.meta else None
+    if not isinstance(selected, int) or isinstance(selected, bool):
+        selected = len(results)
+    who = " ".join(p for p in (run.engine_name, run.engine_version) if p)
+    extra = [x for x in (run.label, run.date) if x]
+    print(
+        paint(terminal_safe(run.path, 300), "bold")
+        + f": {terminal_safe(who, 200)}"
+        + (f" ({terminal_safe(' · '.join(extra), 200)})" if extra else "")
+        + f" · {len(results)} result(s)"
+        + (f" of {selected} selected: unfinished" if len(results) < selected else "")
+    )
+    print(render_table(results, registry, paint))
+    reasons = skip_reasons(results)
+    if reasons:
+        print("\nskipped:")
+        print("\n".join(f"  {line}" for line in reasons))
+    lines = failures_by_clause(results, registry, groups=groups)
+    if lines:
+        print("\nfailures by clause:")
+        print("\n".join(f"  {line}" for line in lines))
+    bad = len(results) < selected or any(
+        r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XPASS) for r in results
+    )
+    for line in (where_line(results, registry), xpass_hint(results)):
+        if line:
+            print(line)
+    print(verdict_line(results, selected, bad, registry, paint))
+    return bad
