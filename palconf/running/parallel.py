@@ -29,13 +29,17 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from palconf.cases.loader import Case
 from palconf.core import Engine, EngineInfo, Result
 from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor
 
-__all__ = ["Workers", "jobs_count"]
+__all__ = ["Workers", "in_order", "jobs_count"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def jobs_count(text: str) -> int:
@@ -51,6 +55,14 @@ def jobs_count(text: str) -> int:
 
         raise argparse.ArgumentTypeError(f"must be a whole number of workers ≥ 1 or auto: {text!r}")
     return n
+
+
+def in_order(items: Sequence[T], jobs: int, work: Callable[[T], R]) -> Iterator[R]:
+    """`work` on each item, in `jobs` threads that each take the next item from one queue
+    (`palconf mutants -j N` with an engine command: one mutant at a time per worker, each
+    with its own engine process); the results in the items' order."""
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="palconf-worker") as pool:
+        yield from pool.map(work, items)
 
 
 class _Worker(threading.Thread):
