@@ -241,6 +241,7 @@ def test_tracer_records_calls_and_mutants_that_do_otherwise() -> None:
     assert touches(MUTANTS["tie-nobody-dies"]) == frozenset({"battle_losers"})
 
 
+@pytest.mark.slow
 def test_pruned_and_exhaustive_sweeps_agree_on_the_corpus(suite: list[Case]) -> None:
     """The soundness of pruning, checked on every twentieth case of the suite."""
     cases = suite[::20]
@@ -261,6 +262,7 @@ def test_parallel_sweep_gives_the_same_verdicts() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_every_mutant_is_killed_by_the_case_suite(suite: list[Case]) -> None:
     """The suite's strength: what `palconf mutants` gates CI on. A mutant killed only by an
     engine error would be a broken mutant, not a misreading: every kill is a `fail`."""

@@ -48,7 +48,9 @@ def verdicts(results: list[Result]) -> list[tuple[str, str, str, int | None]]:
     return [(r.id, r.outcome, r.message, r.step) for r in results]
 
 
-@pytest.mark.parametrize("name", [None, *MUTANTS])
+@pytest.mark.parametrize(
+    "name", [None, *(pytest.param(m, marks=pytest.mark.slow) for m in MUTANTS)]
+)
 def test_four_workers_give_the_verdicts_of_one_on_the_whole_suite(
     all_cases: list[Case], name: str | None
 ) -> None:
