@@ -23,7 +23,7 @@ from palconf.cases.loader import Case, load_cases
 from palconf.core import Engine, Result
 from palconf.engines.process import ProcessEngine
 from palconf.running.parallel import Workers
-from palconf.running.runner import run_cases
+from palconf.running.supervisor import run_cases
 
 TARGET = 3.0  # -j 4 over -j 1 at 4 ms a request
 
@@ -45,7 +45,7 @@ def timed(cases: Sequence[Case], jobs: int, command: str) -> tuple[float, list[R
     workers = Workers(lambda: ProcessEngine(command, timeout=30), jobs)
     workers.start()
     start = time.perf_counter()
-    results = list(workers.run(cases))
+    results = list(workers.results(cases))
     return time.perf_counter() - start, results
 
 

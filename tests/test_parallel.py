@@ -18,7 +18,7 @@ from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.process import ProcessEngine
 from palconf.mutants.sweep import in_process
 from palconf.running.parallel import Workers, jobs_count
-from palconf.running.runner import RunStopped, run_cases
+from palconf.running.supervisor import RunStopped, run_cases
 
 from .harness import PY, SERVE, broken, folder_of, gone, read_results, run_cli, script
 
@@ -61,7 +61,7 @@ def test_four_workers_give_the_verdicts_of_one_on_the_whole_suite(
         alone = list(run_cases(one, all_cases))
     workers = Workers(make, 4)
     workers.start()
-    together = list(workers.run(all_cases))
+    together = list(workers.results(all_cases))
     assert [r.id for r in together] == [c.id for c in all_cases]  # the suite's order
     assert verdicts(together) == verdicts(alone)
     if name is not None:  # the mutant is seen: the comparison can fail
@@ -77,7 +77,7 @@ def test_worker_processes_give_the_verdicts_of_one(small: tuple[Path, list[Case]
     workers.start()
     pids = [w.engine._proc.pid for w in workers.workers]  # type: ignore[attr-defined]
     assert len(set(pids)) == 3  # three engine processes
-    assert verdicts(list(workers.run(cases))) == verdicts(alone)
+    assert verdicts(list(workers.results(cases))) == verdicts(alone)
     assert all(gone(p) for p in pids)
 
 
@@ -150,7 +150,7 @@ def test_an_engine_that_keeps_breaking_stops_the_run(
     workers.start()
     got: list[Result] = []
     with pytest.raises(RunStopped, match="in a row"):
-        for r in workers.run(cases):
+        for r in workers.results(cases):
             got.append(r)
     assert got and all(r.outcome == "error" for r in got) and len(got) < len(cases)
     assert [r.id for r in got] == [c.id for c in cases if c.id in {g.id for g in got}]
