@@ -5,7 +5,6 @@ expectations work; an engine that does not start in one worker is exit 2, nothin
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from palconf.cases.loader import Case
 from palconf.core import Result
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.process import ProcessEngine
+from palconf.engines.processes import cpu_count
 from palconf.mutants.sweep import in_process
 from palconf.running.parallel import Workers, jobs_count
 from palconf.running.supervisor import RunStopped, run_cases
@@ -158,7 +158,7 @@ def test_an_engine_that_keeps_breaking_stops_the_run(
 
 def test_jobs_count() -> None:
     assert jobs_count("3") == 3
-    assert jobs_count("auto") == (os.cpu_count() or 1)
+    assert jobs_count("auto") == cpu_count()
     for bad in ("0", "-1", "two", ""):
         with pytest.raises(argparse.ArgumentTypeError):
             jobs_count(bad)

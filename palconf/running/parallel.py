@@ -25,7 +25,7 @@ closes its engine before it ends, and lives as long as its engine.
 
 from __future__ import annotations
 
-import os
+import argparse
 import queue
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from palconf.cases.loader import Case
 from palconf.core import Engine, EngineInfo, Result
+from palconf.engines.processes import cpu_count
 from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor
 
 __all__ = ["Workers", "in_order", "jobs_count"]
@@ -43,16 +44,15 @@ R = TypeVar("R")
 
 
 def jobs_count(text: str) -> int:
-    """`-j N|auto`: a count of workers, at least 1; `auto` is the machine's CPU count."""
+    """`-j N|auto`: a count of workers, at least 1; `auto` is one per core this process may
+    run on (as `palconf fuzz --workers auto`)."""
     if text == "auto":
-        return os.cpu_count() or 1
+        return cpu_count()
     try:
         n = int(text)
     except ValueError:
         n = 0
     if n < 1:
-        import argparse
-
         raise argparse.ArgumentTypeError(f"must be a whole number of workers ≥ 1 or auto: {text!r}")
     return n
 
