@@ -24,20 +24,25 @@ Sharing the example database across machines. It is a folder of files
   `GitHubArtifactDatabase(owner, repo)` wrapped in `ReadOnlyDatabase` and combined with the
   local folder by `MultiplexedDatabase` (that one needs the network; palconf's own test
   runs never do).
-- or, for `palconf fuzz`, one Redis server for every machine: `--database
-  redis://HOST:PORT/N` (Hypothesis's `RedisExampleDatabase`; `pip install palconf[redis]`),
-  so that each campaign first replays the failures the others found.
+- or one Redis server for every machine: `palconf fuzz --database redis://HOST:PORT/N`, or
+  `PALCONF_HYPOTHESIS_DB=redis://HOST:PORT/N` for the profiles (so for a HypoFuzz campaign
+  on `generators/hypofuzz_target.py`): Hypothesis's `RedisExampleDatabase`, `pip install
+  palconf[redis]`; each campaign first replays the failures the others found.
 Only failing and shrunk examples are worth sharing: the database holds exactly those.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from hypothesis import HealthCheck, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import InvalidArgument
+
+from palconf.core.errors import UsageError
 
 PROFILES = ("ci", "dev", "fuzz")
 DB_ENV = "PALCONF_HYPOTHESIS_DB"
@@ -46,9 +51,39 @@ DEFAULT_DB = os.path.join(".hypothesis", "examples")
 EXAMPLES = {"ci": 300, "dev": 100, "fuzz": 5000}
 
 
-def database(env: Mapping[str, str] | None = None) -> DirectoryBasedExampleDatabase:
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+class DatabaseError(UsageError):
+    """An example database that cannot be opened (no `redis` package, no server)."""
+
+
+def open_database(spec: str, what: str = "--database") -> ExampleDatabase:
+    """A folder, or `redis://HOST:PORT/N` (checked with a PING); `what` names the option or
+    variable the spec came from, for the error message."""
+    if not spec.startswith(REDIS_SCHEMES):
+        return DirectoryBasedExampleDatabase(spec)
+    try:  # imported by name: an optional extra, not installed everywhere (mypy included)
+        redis: Any = importlib.import_module("redis")
+        extra: Any = importlib.import_module("hypothesis.extra.redis")
+    except ImportError:
+        raise DatabaseError(
+            f"{what} {spec}: a Redis database needs the `redis` package: "
+            f"pip install 'palconf[redis]' (or: pip install redis)"
+        ) from None
+    try:
+        client = redis.Redis.from_url(spec, socket_connect_timeout=5, socket_timeout=30)
+        client.ping()
+    except (redis.RedisError, ValueError) as e:
+        raise DatabaseError(f"{what} {spec}: cannot reach the Redis server: {e}") from None
+    database: ExampleDatabase = extra.RedisExampleDatabase(client)
+    return database
+
+
+def database(env: Mapping[str, str] | None = None) -> ExampleDatabase:
+    """PALCONF_HYPOTHESIS_DB: a folder (default `.hypothesis/examples`) or a Redis URL."""
     env = os.environ if env is None else env
-    return DirectoryBasedExampleDatabase(env.get(DB_ENV) or DEFAULT_DB)
+    return open_database(env.get(DB_ENV) or DEFAULT_DB, what=DB_ENV)
 
 
 def register_profiles(env: Mapping[str, str] | None = None) -> None:
@@ -63,14 +98,13 @@ def register_profiles(env: Mapping[str, str] | None = None) -> None:
         print_blob=True,
         suppress_health_check=[HealthCheck.too_slow],
     )
-    settings.register_profile(
-        "dev", max_examples=EXAMPLES["dev"], deadline=None, database=database(env)
-    )
+    shared = database(env)  # one object: HypoFuzz wants every test on the default database
+    settings.register_profile("dev", max_examples=EXAMPLES["dev"], deadline=None, database=shared)
     settings.register_profile(
         "fuzz",
         max_examples=EXAMPLES["fuzz"],
         deadline=None,
-        database=database(env),
+        database=shared,
         suppress_health_check=slow_data,
     )
 

@@ -10,7 +10,11 @@ HYPOTHESIS_PROFILE = load_profile()
 
 
 def pytest_configure(config):  # type: ignore[no-untyped-def]
-    config.addinivalue_line("markers", "slow: a long test (deselect with -m 'not slow')")
+    config.addinivalue_line(
+        "markers",
+        "slow: slow by nature (fuzz campaigns, whole-suite sweeps, browser, Redis, HypoFuzz); "
+        "the README's test command deselects them (-m 'not slow'), .ci/run runs them",
+    )
 
 
 def pytest_report_header(config):  # type: ignore[no-untyped-def]

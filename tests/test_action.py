@@ -101,6 +101,7 @@ def test_a_regression_against_the_baseline_fails_the_step(
     assert (tmp_path / "out" / "compare.md").is_file()
 
 
+@pytest.mark.slow
 def test_no_regression_passes_even_with_known_failures_fixed(
     baseline: dict[str, Any], tmp_path: Path
 ) -> None:

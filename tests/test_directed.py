@@ -67,6 +67,7 @@ def test_edges_of_generated_boards_are_judged_as_named(board: dict[str, Any], se
     assert verdict(state) == expected_verdict(name), (name, state)
 
 
+@pytest.mark.slow
 def test_the_sweep_visits_every_edge_and_many_pairs_of_rows() -> None:
     games = list(directed_games(Rules, KEYWORD_IDS))
     edges = {e for g in games for e in g.edges}
@@ -91,6 +92,7 @@ def test_restrict_takes_off_what_an_engine_does_not_implement() -> None:
     Rules.from_state(board)  # still a legal STATE
 
 
+@pytest.mark.slow
 def test_the_oracle_against_itself_shows_no_difference_in_the_sweep() -> None:
     engine = OracleEngine()
     engine.start()
@@ -100,6 +102,7 @@ def test_the_oracle_against_itself_shows_no_difference_in_the_sweep() -> None:
 
 
 @pytest.mark.parametrize("name", DIRECTED_MUTANTS)
+@pytest.mark.slow
 def test_a_misreading_of_p_state_or_p_reasons_is_found_within_300_games(name: str) -> None:
     mutant = get(name)
     engine = OracleEngine(mutant.rules, name=name)
@@ -116,6 +119,7 @@ class TwoMisreadings(
     """Wrong in the REASON order and in one P-state condition at once."""
 
 
+@pytest.mark.slow
 def test_keep_going_collects_distinct_differences_each_shrunk(tmp_path: Path) -> None:
     engine = OracleEngine(TwoMisreadings, name="two-misreadings")
     engine.start()
@@ -146,6 +150,7 @@ def test_the_hit_table_names_every_reason_and_edge_and_what_was_never_hit() -> N
     assert "never: ok-defaults-written" in text
 
 
+@pytest.mark.slow
 def test_fuzz_prints_the_hit_table_and_keeps_going(capsys: pytest.CaptureFixture[str]) -> None:
     import sys
 

@@ -32,6 +32,7 @@ def agree(data: Any) -> bool:
     return checks.fast_check()(data) == checks.validator().is_valid(data)
 
 
+@pytest.mark.slow
 def test_every_case_file_passes_both_checks(case_data: list[dict[str, Any]]) -> None:
     assert case_data
     for data in case_data:

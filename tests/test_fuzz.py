@@ -175,6 +175,7 @@ def test_the_oracle_against_itself_shows_no_difference() -> None:
     assert report.difference is None and report.examples == 60 and report.actions > 60
 
 
+@pytest.mark.slow
 def test_a_misread_keyword_is_found_shrunk_and_exported(tmp_path: Path) -> None:
     wrong = started(OracleEngine(MISREADINGS["nocturnal-200"], name="nocturnal-200"))
     report = fuzz(wrong, examples=300, seed=0)
@@ -194,6 +195,7 @@ def test_a_misread_keyword_is_found_shrunk_and_exported(tmp_path: Path) -> None:
     assert result.outcome == "fail" and result.step == 0
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_run() -> None:
     def run(engine: Any, seed: int) -> tuple[Any, ...]:
         # the directed sweep comes first and takes no seed: the generated games do
@@ -286,6 +288,7 @@ class CrashOnAssignEngine(OracleEngine):
         (CrashOnAssignEngine, "engine-error", "error"),
     ],
 )
+@pytest.mark.slow
 def test_each_kind_of_difference_is_found_and_exported(
     engine_class: type, kind: str, outcome: str, tmp_path: Path
 ) -> None:
@@ -417,6 +420,7 @@ def test_the_printout_escapes_what_the_engine_said() -> None:
 # --------------------------------------------------------------------------- the command
 
 
+@pytest.mark.slow
 def test_fuzz_command_against_palconf_serve(capsys: pytest.CaptureFixture[str]) -> None:
     rc = cli_main(["fuzz", "--engine-cmd", SERVE, "--examples", "40", "--seed", "2"])
     out = capsys.readouterr().out
@@ -424,6 +428,7 @@ def test_fuzz_command_against_palconf_serve(capsys: pytest.CaptureFixture[str]) 
     assert "no difference in 40 game(s)" in out and "LEGAL" in out
 
 
+@pytest.mark.slow
 def test_fuzz_command_finds_the_misread_engine_and_exports_a_case(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

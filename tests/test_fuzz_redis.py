@@ -24,6 +24,8 @@ ENGINE = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'misread.py'} stealth-
 #: two seeds that, without a database, need many games to find the misreading
 SEEDS = (1, 3)
 
+pytestmark = pytest.mark.slow  # a Redis server and two fuzz campaigns
+
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -40,6 +40,7 @@ def children() -> set[int]:
     return found
 
 
+@pytest.mark.slow
 def test_missing_and_a_difference_cross_processes_unchanged() -> None:
     assert pickle.loads(pickle.dumps(MISSING)) is MISSING
     d = Diff("cards.a1.power", 3300, MISSING)
@@ -63,6 +64,7 @@ def test_shares_and_seeds() -> None:
     assert workers_count("3") == 3
 
 
+@pytest.mark.slow
 def test_two_workers_play_every_example_once_on_the_oracle() -> None:
     report = fuzz_parallel(
         OracleEngine, workers=2, examples=60, seed=5, directed=False, max_actions=10
@@ -86,6 +88,7 @@ def started(engine: OracleEngine) -> OracleEngine:
     return engine
 
 
+@pytest.mark.slow
 def test_two_workers_find_a_misread_keyword_once_shrunk() -> None:
     factory = functools.partial(ProcessEngine, NOCTURNAL)
     report = fuzz_parallel(factory, workers=2, examples=300, seed=0, directed=False)
@@ -96,6 +99,7 @@ def test_two_workers_find_a_misread_keyword_once_shrunk() -> None:
     assert report.first_found_at is not None and report.first_found_at <= report.examples
 
 
+@pytest.mark.slow
 def test_keep_going_merges_distinct_differences_across_workers() -> None:
     factory = functools.partial(ProcessEngine, NOCTURNAL)
     report = fuzz_parallel(factory, workers=2, examples=120, max_differences=5)
@@ -114,6 +118,7 @@ def test_a_worker_whose_engine_does_not_start_stops_the_run() -> None:
     assert children() <= before
 
 
+@pytest.mark.slow
 def test_fuzz_command_with_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
     before = children()
     rc = cli_main(["fuzz", "--engine-cmd", NOCTURNAL, "--workers", "2", "--examples", "300"])
@@ -144,6 +149,7 @@ def test_fuzz_command_bad_workers(value: str, capsys: pytest.CaptureFixture[str]
 # --------------------------------------------------------------------------- HypoFuzz target
 
 
+@pytest.mark.slow
 def test_the_hypofuzz_target_finds_a_misread_keyword(monkeypatch: pytest.MonkeyPatch) -> None:
     from hypothesis import Phase, settings
 
@@ -183,6 +189,7 @@ def live_with(marker: str) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_workers_and_their_engines_end_when_the_parent_is_killed(tmp_path: Path) -> None:
     import signal
     import subprocess

@@ -241,6 +241,7 @@ def test_tracer_records_calls_and_mutants_that_do_otherwise() -> None:
     assert touches(MUTANTS["tie-nobody-dies"]) == frozenset({"battle_losers"})
 
 
+@pytest.mark.slow
 def test_pruned_and_exhaustive_sweeps_agree_on_the_corpus(suite: list[Case]) -> None:
     """The soundness of pruning, checked on every twentieth case of the suite."""
     cases = suite[::20]
@@ -261,6 +262,7 @@ def test_parallel_sweep_gives_the_same_verdicts() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_every_mutant_is_killed_by_the_case_suite(suite: list[Case]) -> None:
     """The suite's strength: what `palconf mutants` gates CI on. A mutant killed only by an
     engine error would be a broken mutant, not a misreading: every kill is a `fail`."""
@@ -420,6 +422,9 @@ def test_cli_child_processes_agree_with_in_process(
     ]
     assert main(args + ["--engine-cmd-template", template]) == 1
     child = json.loads(capsys.readouterr().out)
+    # palconf run -j's workers: one mutant at a time per worker, each its own engine process
+    assert main(args + ["--engine-cmd-template", template, "-j", "2"]) == 1
+    assert json.loads(capsys.readouterr().out) == child
     main(args)
     here = json.loads(capsys.readouterr().out)
     assert child["engine"] == template and child["pruned"] is False and here["pruned"] is True
@@ -434,7 +439,6 @@ def test_cli_child_processes_agree_with_in_process(
         (["-m", "nope"], "no mutant matches 'nope'"),
         (["--engine-cmd-template", "palconf serve"], "needs {mutant}"),
         (["--engine-cmd-template", "'unclosed {mutant}"], "cannot parse"),
-        (["--jobs", "0"], "--jobs must be at least 1"),
     ],
 )
 def test_cli_bad_arguments_exit_2(
@@ -442,6 +446,13 @@ def test_cli_bad_arguments_exit_2(
 ) -> None:
     assert main(["mutants", "--cases", str(corpus)] + argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_jobs_must_be_a_count_or_auto(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:  # argparse's own exit: the usage line, then 2
+        main(["mutants", "--cases", str(corpus), "--jobs", "0"])
+    assert stop.value.code == 2
+    assert "must be a whole number of workers ≥ 1 or auto: '0'" in capsys.readouterr().err
 
 
 def test_cli_engine_that_cannot_start_is_a_fault_not_a_kill(

@@ -213,6 +213,7 @@ def _variants(g: Rules) -> list[Any]:
     return out
 
 
+@pytest.mark.slow
 def test_reasons_agree_with_apply_along_every_case() -> None:
     cases = load_cases(paths.CASES, load_registry())
     checked = 0

@@ -598,6 +598,7 @@ def test_expectations_make_known_failures_xfail(
 # ---------------------------------------------------------------- pytest-xdist
 
 
+@pytest.mark.slow
 def test_xdist_gives_the_serial_outcomes(pytester: pytest.Pytester, small: Path) -> None:
     (pytester.path / "exp.toml").write_text(EXPECTATIONS)
     args = palconf_args(small, "--palconf-expectations", "exp.toml")
@@ -611,6 +612,7 @@ def test_xdist_gives_the_serial_outcomes(pytester: pytest.Pytester, small: Path)
     assert parallel.stdout.str().count("matches no case") == 1
 
 
+@pytest.mark.slow
 def test_xdist_starts_one_engine_process_per_worker(pytester: pytest.Pytester, small: Path) -> None:
     pids = pytester.path / "pids"
     cmd = (

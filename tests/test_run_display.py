@@ -58,6 +58,7 @@ def test_fail_blocks_name_the_file_and_come_before_the_summary(
     assert last_fail < out.index(next(line for line in out if line.startswith("keyword ")))
 
 
+@pytest.mark.slow
 def test_max_fail_stops_the_run_and_resume_finishes_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import tomli_w
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from palconf.core import Engine, EngineFault, Outcome, terminal_safe
 from palconf.core.errors import UsageError
@@ -24,6 +22,7 @@ from palconf.generators.differential import REASONS, Difference, FuzzReport, for
 from palconf.generators.export import ExportError, case_from_difference, write_case
 from palconf.generators.formatting import format_hits
 from palconf.generators.parallel import WorkerFailed, fuzz_parallel
+from palconf.generators.profiles import open_database
 
 PROGRESS_EVERY = 2.0  # seconds between progress lines
 
@@ -65,31 +64,6 @@ class Progress:
             file=self.out,
             flush=True,
         )
-
-
-class DatabaseError(UsageError):
-    pass
-
-
-def open_database(spec: str) -> ExampleDatabase:
-    """`--database`: a folder, or `redis://HOST:PORT/N` (checked with a PING)."""
-    if not spec.startswith(("redis://", "rediss://", "unix://")):
-        return DirectoryBasedExampleDatabase(spec)
-    try:  # imported by name: an optional extra, not installed everywhere (mypy included)
-        redis: Any = importlib.import_module("redis")
-        extra: Any = importlib.import_module("hypothesis.extra.redis")
-    except ImportError:
-        raise DatabaseError(
-            f"--database {spec}: a Redis database needs the `redis` package: "
-            f"pip install 'palconf[redis]' (or: pip install redis)"
-        ) from None
-    try:
-        client = redis.Redis.from_url(spec, socket_connect_timeout=5, socket_timeout=30)
-        client.ping()
-    except (redis.RedisError, ValueError) as e:
-        raise DatabaseError(f"--database {spec}: cannot reach the Redis server: {e}") from None
-    database: ExampleDatabase = extra.RedisExampleDatabase(client)
-    return database
 
 
 def verify_export(path: Path, engine: Engine) -> list[str]:

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from palconf import mutants as mutant_registry
 from palconf.commands import add_case_options, registry_or_exit, select_cases
 from palconf.core import Engine
-from palconf.core.errors import UsageError
 from palconf.engines.options import PLACEHOLDER, add_engine_options, make_engine
 from palconf.engines.process import EngineCommandError, split_command
 from palconf.mutants import Mutant
@@ -34,6 +33,7 @@ from palconf.mutants.sweep import (
     to_json,
 )
 from palconf.registry import Registry
+from palconf.running.parallel import jobs_count
 
 SHOWN_KILLERS = 3
 
@@ -73,10 +73,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--jobs",
         "-j",
-        type=int,
+        type=jobs_count,
         default=1,
-        metavar="N",
-        help="run mutants in N worker processes (default 1)",
+        metavar="N|auto",
+        help="run N mutants at once, one per worker (auto: one per CPU): forked "
+        "processes in-process, palconf run -j's workers with --engine-cmd-template "
+        "(default 1)",
     )
     p.add_argument(
         "--prune",
@@ -171,8 +173,6 @@ def main(args: argparse.Namespace) -> int:
             print(f"{m.name}  [{m.clause}]  {m.how}\n    {m.misreading}")
         print(f"\n{len(chosen)} mutant(s)")
         return 0
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     factory = engine_factory(args)
     if factory is None:
         return 2

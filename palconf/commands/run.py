@@ -32,6 +32,7 @@ from palconf.running.output import (
     report_after_run,
     write_meta_line,
 )
+from palconf.running.parallel import Workers, jobs_count
 from palconf.running.session import CaseRun, RunEnd, is_news
 from palconf.running.summary import render_table, skip_reasons, verdict_line
 from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, Supervisor
@@ -79,6 +80,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="N",
         help=f"stop the run when the engine has been restarted N times in a row "
         f"without completing a case (default {DEFAULT_MAX_RESTARTS})",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=jobs_count,
+        default=1,
+        metavar="N|auto",
+        help="run N engines at once (auto: one per CPU), each taking the next case; the "
+        "results keep the suite's order. For a slow --engine-cmd engine (it waits, so N may "
+        "exceed the CPUs); the in-process oracle gains nothing (default 1)",
     )
     p.add_argument(
         "--resume",
@@ -206,7 +217,7 @@ class _Progress:
         self.progress.close()
 
 
-def _start(engine: Engine, args: argparse.Namespace) -> None:
+def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
     """Start the engine; one that does not start is a `UsageError` with its stderr's tail and
     the `smoke` line to check it with (no case ran: the run did not take place)."""
     try:
@@ -232,7 +243,11 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError("--update-expectations needs --expectations FILE")
     expectations = load_expectations(args, cases)
     resumed = read_for_resume(args.results) if args.resume else Resumed()
-    engine = make_engine(args)
+    engine: Engine | Workers = (
+        make_engine(args)
+        if args.jobs == 1
+        else Workers(lambda: make_engine(args), args.jobs, args.max_restarts)
+    )
     selected = {c.id for c in cases}
     earlier = [r for r in resumed.results if r.id in selected]
     done = {r.id for r in earlier}
@@ -260,7 +275,7 @@ def main(args: argparse.Namespace) -> int:
                 f"{len(cases) - len(done)} to run"
             )
         run = CaseRun(
-            Supervisor(engine, args.max_restarts),
+            engine if isinstance(engine, Workers) else Supervisor(engine, args.max_restarts),
             expectations,
             len(cases),
             max_fail=args.max_fail,

@@ -132,8 +132,9 @@ class ProcessEngine(BaseEngine):
             # A process group of its own, to kill the engine's children with it; not a new
             # session, which with scheduler autogroups would slow every round trip. On Linux
             # the engine dies with palconf, even with a palconf killed by SIGKILL
-            # (`die_with_parent`: the death signal follows the thread that forks, and palconf
-            # starts engines from main threads only). Being a preexec_fn, it costs the vfork
+            # (`die_with_parent`: the death signal follows the thread that forks: the main
+            # thread, or a `palconf run -j` worker, which closes its engine before it ends,
+            # palconf.running.parallel). Being a preexec_fn, it costs the vfork
             # fast path: about 2 ms more per start, next to the 150 ms or more an engine takes
             # to answer `hello`.
             proc = subprocess.Popen(

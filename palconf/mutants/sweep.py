@@ -29,6 +29,7 @@ from palconf.engines.process import EngineCommandError
 from palconf.mutants import Mutant
 from palconf.mutants.tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
 from palconf.registry import BASE, Registry
+from palconf.running.parallel import in_order
 from palconf.running.runner import run_case
 from palconf.running.supervisor import RunStopped, run_cases
 
@@ -196,8 +197,10 @@ def sweep(
     jobs: int = 1,
 ) -> Sweep:
     """Run every case against the oracle, then the cases it passes against every mutant
-    (only those that touch what the mutant replaced, unless `exhaustive`), in `jobs`
-    forked worker processes where the platform can fork, else one after the other."""
+    (only those that touch what the mutant replaced, unless `exhaustive`), one mutant at a
+    time per worker. With `jobs` > 1: in-process mutants (they compute) in forked worker
+    processes where the platform can fork; mutants behind an engine command (they wait) in
+    `palconf run -j`'s worker threads, each driving its mutant's engine process."""
     global _JOB
     todo = list(mutants)
     base, traces = baseline(cases, [] if exhaustive else todo)
@@ -210,7 +213,14 @@ def sweep(
             on_outcome(o)
         outcomes.append(o)
 
-    if jobs > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods():
+    if jobs > 1 and len(todo) > 1 and engine_for is not in_process:
+
+        def one(i: int) -> MutantOutcome:
+            return run_mutant(todo[i], cases, runs[i], engine_for(todo[i]))
+
+        for o in in_order(range(len(todo)), jobs, one):
+            done(o)
+    elif jobs > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods():
         _JOB = (todo, cases, runs, engine_for)
         try:
             with multiprocessing.get_context("fork").Pool(min(jobs, len(todo))) as pool:

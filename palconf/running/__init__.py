@@ -5,6 +5,8 @@
   by `palconf explain` too;
 - `supervisor`: one engine for a whole run, one case per call, and the restart policy
   (`Supervisor`, `run_cases`, `RunStopped`);
+- `parallel`: `palconf run -j N`, N engines on one queue of cases (`Workers`), and
+  `palconf mutants -j N`'s workers (`in_order`);
 - `session`: a run of many cases as an object with events (a result arrives, the run
   finishes) that the terminal output, the results file and the report subscribe to;
 - `expectations`: known failures (an expectations file: xfail, xpass);
@@ -21,6 +23,7 @@ from palconf.core.lazy import lazy_face
 
 if TYPE_CHECKING:
     from palconf.running.expectations import Expectations, ExpectationsError
+    from palconf.running.parallel import Workers
     from palconf.running.runner import run_case
     from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor, run_cases
 
@@ -31,6 +34,7 @@ _EXPORTS = {
     "Supervisor": ".supervisor",
     "run_cases": ".supervisor",
     "Expectations": ".expectations",
+    "Workers": ".parallel",
     "ExpectationsError": ".expectations",
 }
 __all__ = [
@@ -39,6 +43,7 @@ __all__ = [
     "ExpectationsError",
     "RunStopped",
     "Supervisor",
+    "Workers",
     "run_case",
     "run_cases",
 ]

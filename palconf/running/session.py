@@ -1,26 +1,33 @@
 """A run of many cases as an object with events: the loop of `palconf run`.
 
 `CaseRun` takes the cases still to run (and those an expectations file skips), runs each
-through one `Supervisor`, judges each result against the expectations once, and tells its
-listeners: `on_result(result)` as each result arrives (in the suite's order), and
-`on_finish(end)` once, when the run is over, however it ended (every case run, `--max-fail`
-reached, the engine stopped for good, or ^C). The terminal's progress, the results file and
+through one `Supervisor` (or `palconf run -j`'s `Workers`, each with its own), judges each
+result against the expectations once, and tells its listeners: `on_result(result)` as each
+result arrives (in the suite's order), and `on_finish(end)` once, when the run is over,
+however it ended (every case run, `--max-fail` reached, the engine stopped for good, or
+^C). The terminal's progress, the results file and
 the report are listeners; none of them needs to know how the loop works, and what a result
 means against the expectations (`mismatched`) is decided in one place, here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from palconf.cases.loader import Case
 from palconf.core import Outcome, Result
 from palconf.running.expectations import Expectations
-from palconf.running.supervisor import RunStopped, Supervisor
+from palconf.running.supervisor import RunStopped
 
 __all__ = ["CaseRun", "Listener", "RunEnd"]
+
+
+class CaseSource(Protocol):
+    """What runs the cases: a `Supervisor`, or `Workers` (palconf.running.parallel)."""
+
+    def results(self, cases: Iterable[Case]) -> Generator[Result, None, None]: ...
 
 
 class Listener(Protocol):
@@ -52,7 +59,7 @@ class RunEnd:
 
 @dataclass
 class CaseRun:
-    supervisor: Supervisor
+    supervisor: CaseSource
     expectations: Expectations
     total: int
     max_fail: int | None = None
@@ -99,9 +106,13 @@ class CaseRun:
             for case, reason in skipped:
                 assert skip_result is not None
                 going = self.add(skip_result(case, reason)) and going
-            for case in todo if going else ():
-                if not self.add(self.supervisor.run(case)):
-                    break
+            results = self.supervisor.results(todo if going else ())
+            try:
+                for result in results:
+                    if not self.add(result):
+                        break
+            finally:
+                results.close()  # the workers of a -j run stop taking cases
             if self.max_fail is not None and self._unexpected_now >= self.max_fail:
                 end.max_failed = f"{self._unexpected_now} result(s) not as expected (--max-fail)"
         except RunStopped as e:

@@ -53,6 +53,11 @@ class Supervisor:
             self._in_a_row = 0
         return result
 
+    def results(self, cases: Iterable[Case]) -> Generator[Result, None, None]:
+        """Each case in turn, its result as soon as it is known."""
+        for case in cases:
+            yield self.run(case)
+
     def _restart(self) -> None:
         while True:
             if self._in_a_row >= self.max_restarts:
@@ -74,6 +79,4 @@ def run_cases(
     engine: Engine, cases: Iterable[Case], max_restarts: int = DEFAULT_MAX_RESTARTS
 ) -> Generator[Result, None, None]:
     """Run each case through one `Supervisor`, yielding its result as soon as it is known."""
-    supervisor = Supervisor(engine, max_restarts)
-    for case in cases:
-        yield supervisor.run(case)
+    yield from Supervisor(engine, max_restarts).results(cases)

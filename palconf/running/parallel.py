@@ -1,0 +1,201 @@
+"""`palconf run -j N`: N engines, each taking the next case from one queue.
+
+Each worker is a thread that owns one engine (made by the engine factory, so one process
+per worker for a `--engine-cmd` engine) and runs its cases through its own `Supervisor`:
+the restart policy, the timeouts and the stderr capture are the one-engine run's, per
+worker. The engine waits rather than computes, so threads are enough: the worker blocks in
+`poll` while its engine thinks (an in-process engine gains nothing: it computes under the
+GIL).
+
+`Workers` stands in for the one engine and the `Supervisor` of a run (`CaseRun` takes it as
+its case source): `start` starts every engine at once and fails, with every engine closed
+again, when any of them cannot start; `results` yields the results in the suite's order (a
+result waits until those before it are in), so a `-j 4` run's results file and terminal
+read like a `-j 1` run's. Closing `results`' generator (the caller stopped: `-x`,
+`--max-fail`) lets each worker end its current case and stop; the results that came in
+past that point are dropped, as a `-j 1` run would not have run those cases (`--resume`
+runs them). When a worker's engine breaks `max_restarts` times in a row the whole run
+stops: the other workers end their current case, every result that came in is yielded (in
+order), then `RunStopped` is raised, as the `Supervisor` does.
+
+An engine started in a thread dies with that thread on Linux (the parent-death signal
+follows the thread that forks, `palconf.engines.processes.die_with_parent`); each worker
+closes its engine before it ends, and lives as long as its engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from palconf.cases.loader import Case
+from palconf.core import Engine, EngineInfo, Result
+from palconf.engines.processes import cpu_count
+from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor
+
+__all__ = ["Workers", "in_order", "jobs_count"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def jobs_count(text: str) -> int:
+    """`-j N|auto`: a count of workers, at least 1; `auto` is one per core this process may
+    run on (as `palconf fuzz --workers auto`)."""
+    if text == "auto":
+        return cpu_count()
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of workers ≥ 1 or auto: {text!r}")
+    return n
+
+
+def in_order(items: Sequence[T], jobs: int, work: Callable[[T], R]) -> Iterator[R]:
+    """`work` on each item, in `jobs` threads that each take the next item from one queue
+    (`palconf mutants -j N` with an engine command: one mutant at a time per worker, each
+    with its own engine process); the results in the items' order."""
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="palconf-worker") as pool:
+        yield from pool.map(work, items)
+
+
+class _Worker(threading.Thread):
+    """One engine, and the cases it takes from the shared queue."""
+
+    def __init__(self, pool: Workers, engine: Engine) -> None:
+        super().__init__(name=f"palconf-worker-{len(pool.workers)}", daemon=True)
+        self.pool = pool
+        self.engine = engine
+        self.current = -1  # the index of the case this worker took last
+
+    def run(self) -> None:
+        pool = self.pool
+        try:
+            try:
+                self.engine.start()
+            except BaseException as e:  # noqa: B036 (handed to the main thread, raised there)
+                pool.started.put((self, e))
+                return
+            pool.started.put((self, None))
+            pool.go.wait()
+            if pool.stop.is_set():
+                return
+            try:
+                supervisor = Supervisor(self.engine, pool.max_restarts)
+                for r in supervisor.results(self.take()):
+                    pool.done.put(("result", self.current, r))
+            except RunStopped as e:
+                pool.stop.set()
+                pool.done.put(("stopped", self.current, str(e)))
+            except BaseException as e:  # noqa: B036 (palconf's own failure: raised by `run`)
+                pool.stop.set()
+                pool.done.put(("crashed", self.current, e))
+        finally:
+            try:
+                self.engine.close()
+            finally:
+                pool.done.put(("ended", self.current, None))
+
+    def take(self) -> Iterator[Case]:
+        """The next cases of the shared queue, until it is empty or the run stops."""
+        while not self.pool.stop.is_set():
+            with self.pool.lock:
+                item = next(self.pool.queue, None)
+            if item is None:
+                return
+            self.current, case = item
+            yield case
+
+
+class Workers:
+    """`jobs` engines made by `make_engine`, started together, running one queue of cases."""
+
+    def __init__(
+        self,
+        make_engine: Callable[[], Engine],
+        jobs: int,
+        max_restarts: int = DEFAULT_MAX_RESTARTS,
+    ) -> None:
+        self.make_engine = make_engine
+        self.jobs = jobs
+        self.max_restarts = max_restarts
+        self.workers: list[_Worker] = []
+        self.started: queue.Queue[tuple[_Worker, BaseException | None]] = queue.Queue()
+        self.done: queue.Queue[tuple[str, int, Any]] = queue.Queue()
+        self.go = threading.Event()
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.queue: Iterator[tuple[int, Case]] = iter(())
+        self.failed: Engine | None = None  # the engine that did not start (its stderr)
+
+    @property
+    def info(self) -> EngineInfo:
+        return self.workers[0].engine.info
+
+    def take_stderr(self) -> str:
+        return self.failed.take_stderr() if self.failed is not None else ""
+
+    def start(self) -> EngineInfo:
+        """Start every engine at once; the first fault (every engine closed again) is
+        raised as the one engine's would be."""
+        try:
+            for _ in range(self.jobs):
+                worker = _Worker(self, self.make_engine())
+                self.workers.append(worker)
+                worker.start()
+        except BaseException:
+            self.close()
+            raise
+        faults = []
+        for _ in self.workers:
+            worker, fault = self.started.get()
+            if fault is not None:
+                faults.append((worker, fault))
+        if faults:
+            self.failed = faults[0][0].engine
+            self.close()
+            raise faults[0][1]
+        return self.info
+
+    def results(self, cases: Iterable[Case]) -> Generator[Result, None, None]:
+        """Every case on the started engines; the results in the order of `cases`."""
+        self.queue = iter(list(enumerate(cases)))
+        self.go.set()
+        pending: dict[int, Result] = {}
+        next_index, running = 0, len(self.workers)
+        stopped, crashed = "", None
+        try:
+            while running:
+                kind, index, value = self.done.get()
+                if kind == "result":
+                    pending[index] = value
+                elif kind == "stopped":
+                    stopped = stopped or value
+                elif kind == "crashed":
+                    crashed = crashed or value
+                else:
+                    running -= 1
+                while next_index in pending and not crashed:
+                    yield pending.pop(next_index)
+                    next_index += 1
+            if crashed is not None:
+                raise crashed
+            for index in sorted(pending):  # past a case a stopped worker did not end
+                yield pending.pop(index)
+            if stopped:
+                raise RunStopped(stopped)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop taking cases; every worker ends its case and closes its engine."""
+        self.stop.set()
+        self.go.set()
+        for worker in self.workers:
+            worker.join()
