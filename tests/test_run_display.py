@@ -163,3 +163,54 @@ def test_a_slow_engine_shows_progress_from_the_first_case(
         proc.kill()
         proc.wait()
     assert proc.returncode == 0 and out.splitlines()[-1].startswith("palconf: ok: 2 case(s)")
+
+
+def test_an_exclude_that_matches_nothing_is_a_typo_and_the_header_counts_what_it_left_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "-k", "taunt", "--exclude", "tuant")
+    assert status == 2 and out == []
+    assert "--exclude 'tuant' matches no case id, keyword group, clause or rule" in err
+    status, out, _ = run(capsys, "-k", "brave", "--exclude", "brave-100-*")
+    assert status == 0
+    assert out[0].endswith("left out by --exclude)") and "(0 left out" not in out[0]
+    status, out, _ = run(capsys, "-k", "brave")
+    assert "left out" not in out[0]
+
+
+def test_a_failing_run_says_where_the_failures_meet_and_what_to_run_next(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "-k", "brave", "--engine-cmd", MUTANT)
+    assert status == 1
+    where = next(line for line in out if line.startswith("palconf: where: "))
+    assert "cite Brave" in where
+    nxt = out[-2]
+    assert nxt.startswith("Next: palconf explain ") and f"--engine-cmd {shlex.quote(MUTANT)}" in nxt
+    failing = [line.split()[1].rstrip(":") for line in out if line.startswith("FAIL ")]
+    assert nxt.split()[3] == failing[0]
+    status, out, _ = run(capsys, "-k", "brave")
+    assert not any(line.startswith(("Next:", "palconf: where:")) for line in out)
+
+
+def test_interrupting_a_run_prints_the_table_so_far_and_the_resume_hint(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from palconf.running import supervisor
+
+    calls = {"n": 0}
+    real = supervisor.run_case
+
+    def interrupt_at_the_fifth(engine: object, case: Case) -> object:
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real(engine, case)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(supervisor, "run_case", interrupt_at_the_fifth)
+    results = tmp_path / "r.jsonl"
+    status, out, err = run(capsys, "-k", "brave", "--results", str(results))
+    assert status == 130
+    assert any(line.startswith("all cases") and " 4 " in line for line in out)
+    assert "palconf: interrupted: 4 result(s); 56 case(s) not run" in out[-1]
+    assert "--resume" in out[-1] and len(read_results(results)) == 4

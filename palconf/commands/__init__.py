@@ -111,6 +111,7 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
         raise UsageError(f"{len(e.errors)} problem(s) in the case files:{problems}") from None
     if not cases:
         raise UsageError(f"no case in {folder}")
+    everything = cases
     if args.keyword:
         cases = [c for c in cases if set(c.keywords) & set(args.keyword)]
     if args.case:
@@ -120,8 +121,16 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
             for pat in idle:
                 print(f"warning: --case {pat!r} matches no case", file=sys.stderr)
     exclude = getattr(args, "exclude", [])
-    if exclude:
-        cases = [c for c in cases if not excluded(c, exclude)]
+    if exclude:  # a pattern that leaves out nothing at all is a typo (`--exclude tuant`)
+        idle = [p for p in exclude if not any(excluded(c, [p]) for c in everything)]
+        if idle:
+            raise UsageError(
+                f"--exclude {', '.join(repr(p) for p in idle)} matches no case id, keyword "
+                f"group, clause or rule (in {folder})"
+            )
+        kept = [c for c in cases if not excluded(c, exclude)]
+        args.excluded = len(cases) - len(kept)
+        cases = kept
     if not cases:
         chosen = (
             [f"--keyword {k}" for k in args.keyword]

@@ -34,7 +34,13 @@ from palconf.running.output import (
 )
 from palconf.running.parallel import Workers, jobs_count
 from palconf.running.session import CaseRun, RunEnd, is_news
-from palconf.running.summary import render_table, skip_reasons, verdict_line
+from palconf.running.summary import (
+    render_table,
+    skip_reasons,
+    verdict_line,
+    where_line,
+    xpass_hint,
+)
 from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, Supervisor
 from palconf.running.terminal import Paint, Progress, progress_mode, use_color
 
@@ -291,7 +297,8 @@ def main(args: argparse.Namespace) -> int:
             run.subscribe(_ResultsFile(out))
         print(
             f"palconf: {len(cases)} case(s) against {terminal_safe(info.name, 200)} "
-            f"{terminal_safe(info.version, 100)}",
+            f"{terminal_safe(info.version, 100)}"
+            + (f" ({args.excluded} left out by --exclude)" if getattr(args, "excluded", 0) else ""),
             flush=True,
         )
         progress = Progress(
@@ -386,5 +393,20 @@ def _finish(
             print(f"  {line}")
     print()
     print(render_table(results, registry, paint))
+    listed = str(args.expectations) if args.expectations else None
+    for hint in (where_line(results, registry), xpass_hint(results, listed)):
+        if hint is not None:
+            print(f"palconf: {hint}")
+    if bad:
+        print(_next_hint(args, results))
     print(verdict_line(results, len(cases), bad, registry, paint))
     return ExitCode.FAILED if bad or (args.strict and stale) else ExitCode.OK
+
+
+def _next_hint(args: argparse.Namespace, results: list[Result]) -> str:
+    """Where to look next, as `smoke` says: one failing case step by step beside the oracle."""
+    first = next((r for r in results if r.failed or r.outcome == Outcome.XPASS), None)
+    if first is None:
+        return "Next: fix the engine (palconf smoke --engine-cmd …), then run again with --resume"
+    engine = f" --engine-cmd {shlex.quote(args.engine_cmd)}" if args.engine_cmd else ""
+    return f"Next: palconf explain {shlex.quote(first.id)}{engine}"
