@@ -18,13 +18,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from palconf.commands import registry_or_exit
+from palconf.core.results_file import ResultsError, ResultsFile, read_results
+from palconf.core.safe_write import UnsafeWrite, write_files
 from palconf.running.output import write_report
-
-if TYPE_CHECKING:  # reports is imported when a report is made, not for every palconf command
-    from palconf.reports.results import ResultsFile
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,8 +76,6 @@ def _fail(message: str) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    from palconf.reports.results import ResultsError, read_results
-
     try:
         if args.compare:
             if args.results:
@@ -108,14 +104,12 @@ def compare_main(args: argparse.Namespace, old: ResultsFile, new: ResultsFile) -
     else:
         sys.stdout.write(render_text(c))
     if args.out is not None:
-        if args.out.exists() and not args.out.is_dir():
-            return _fail(f"{args.out}: exists and is not a folder")
+        files = {
+            "compare.md": render_markdown(c),
+            "compare.json": json.dumps(c.to_json(), indent=2, ensure_ascii=False) + "\n",
+        }
         try:
-            args.out.mkdir(parents=True, exist_ok=True)
-            (args.out / "compare.md").write_text(render_markdown(c), encoding="utf-8")
-            (args.out / "compare.json").write_text(
-                json.dumps(c.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-            )
-        except OSError as e:
-            return _fail(f"cannot write into {args.out}: {e.strerror or e}")
+            write_files(args.out, files)
+        except UnsafeWrite as e:
+            return _fail(str(e))
     return 1 if c.regressed else 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -21,16 +20,12 @@ from palconf.commands import (
     warn_stale,
 )
 from palconf.core import EngineFault, Outcome, Result, terminal_safe
+from palconf.core.results_file import ResultsError, ResultsFile, ResultsWriter, run_meta
+from palconf.core.safe_write import UnsafeWrite
 from palconf.engines.options import add_engine_options, make_engine, restart_count
 from palconf.engines.process import EngineCommandError
 from palconf.running.expectations import Expectations, ExpectationsError
-from palconf.running.output import (
-    Resumed,
-    ResumeError,
-    read_for_resume,
-    report_after_run,
-    write_meta_line,
-)
+from palconf.running.output import report_after_run
 from palconf.running.runner import DEFAULT_MAX_RESTARTS, RunStopped, run_cases
 from palconf.running.summary import render_table, skip_reasons, verdict_line
 from palconf.running.terminal import Paint, Progress, progress_mode, use_color
@@ -176,32 +171,23 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         expectations = load_expectations(args, cases)
-        resumed = read_for_resume(args.results) if args.resume else Resumed()
         engine = make_engine(args)
-    except (ExpectationsError, ResumeError, EngineCommandError) as e:
+        out = (  # locked for the run; with --resume, what it holds (results_file's one rule)
+            ResultsWriter.open(args.results, resume=args.resume, mixed_ok=args.resume_other_engine)
+            if args.results
+            else None
+        )
+    except (ExpectationsError, ResultsError, EngineCommandError) as e:
         print(f"palconf: {terminal_safe(e, 2000, keep_newlines=True)}", file=sys.stderr)
         return 2
+    resumed = out.resumed if out else ResultsFile("", [])
     selected = {c.id for c in cases}
     results = [r for r in resumed.results if r.id in selected]
     done = {r.id for r in results}
-    if args.resume:
-        print(
-            f"palconf: resuming {args.results}: {len(done)} case(s) done, "
-            f"{len(cases) - len(done)} to run"
-        )
     mismatched = {r.id for r in results if not expectations.judge(r)}
     todo = [c for c in cases if c.id not in done]
     skipped = [(c, entry) for c in todo if (entry := expectations.skipped(c.id)) is not None]
     todo = [c for c in todo if expectations.skipped(c.id) is None]
-    try:
-        out = (
-            args.results.open("a" if args.resume else "w", encoding="utf-8")
-            if args.results
-            else None
-        )
-    except OSError as e:
-        print(f"palconf: cannot write {args.results}: {e.strerror or e}", file=sys.stderr)
-        return 2
 
     paint = Paint(use_color(sys.stdout, args.color))
     progress = Progress(
@@ -219,8 +205,7 @@ def main(args: argparse.Namespace) -> int:
             unexpected_now += 1
         results.append(r)
         if out:
-            out.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
-            out.flush()
+            out.write_result(r)
         progress.add(r.outcome)
         if args.verbose:
             progress.above(f"{paint.outcome(r.outcome, f'{r.outcome:<8}')} {r.id}", sys.stdout)
@@ -245,7 +230,7 @@ def main(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2  # no case ran: the run did not take place (docs/INTERPRETING.md)
-        mismatch = resumed.mismatch(engine.info, registry.current)
+        mismatch = resumed.mismatch(engine.info.name, engine.info.version, registry.current)
         if mismatch is not None and not args.resume_other_engine:
             print(
                 f"palconf: will not resume {args.results}: {mismatch}; run without --resume "
@@ -254,8 +239,16 @@ def main(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-        if out:  # the meta line first (reports/results.py); a resumed file keeps its own
-            write_meta_line(out, engine.info, registry.current, len(cases))
+        if args.resume:
+            print(
+                f"palconf: resuming {args.results}: {len(done)} case(s) done, "
+                f"{len(cases) - len(done)} to run"
+            )
+        if out:  # the meta line first; a resumed file keeps its own
+            info = engine.info
+            out.write_meta(
+                run_meta(info.name, info.version, info.keywords, registry.current, len(cases))
+            )
         print(
             f"palconf: {len(cases)} case(s) against {terminal_safe(engine.info.name, 200)} "
             f"{terminal_safe(engine.info.version, 100)}",
@@ -309,8 +302,8 @@ def main(args: argparse.Namespace) -> int:
         new = expectations.updated(results, known_ids=selected if unfiltered else None)
         try:
             new.write(args.expectations)
-        except OSError as e:
-            print(f"palconf: cannot write {args.expectations}: {e.strerror or e}", file=sys.stderr)
+        except UnsafeWrite as e:
+            print(f"palconf: {e}", file=sys.stderr)
             return 2
         print(
             f"palconf: wrote {args.expectations}: {len(new.entries)} entr"
@@ -323,7 +316,16 @@ def main(args: argparse.Namespace) -> int:
             f"--update-expectations records them"
         )
     if args.report:  # the compliance report (as `palconf report` writes it)
-        if report_after_run(args.results, args.report, engine.info, results, registry, len(cases)):
+        readable = args.results if out is not None and out.regular else None
+        if report_after_run(
+            readable,
+            args.report,
+            engine.info,
+            results,
+            registry,
+            len(cases),
+            mixed_ok=args.resume_other_engine,
+        ):
             return 2
     stale = warn_stale(cases, registry)
     bad = bool(mismatched or stopped or max_failed)

@@ -1,6 +1,8 @@
 """The wire format of protocol v1 as the adapter reads it: one strict JSON value per line
-(NaN and Infinity refused, nothing after the value), and the short texts its messages show
-of what an engine wrote (a cut-off `repr` of the bytes, how a process ended).
+(palconf.core.json_read: NaN and Infinity refused, no key twice, nested at most MAX_DEPTH,
+nothing after the value), what it sends (strict JSON too: never NaN), and the short texts
+its messages show of what an engine wrote (a cut-off `repr` of the bytes, how a process
+ended).
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 import json
 import signal
 from typing import Any
+
+from palconf.core import json_read
 
 #: How many bytes of an engine's output a message quotes.
 SNIPPET = 120
@@ -18,26 +22,14 @@ def snippet(data: bytes) -> str:
     return repr(text) + (" …" if len(data) > SNIPPET else "")
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-#: Strict JSON: NaN and Infinity, which Python's json would accept, are refused.
-DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-ENCODER = json.JSONEncoder(separators=(",", ":"))
+#: What palconf sends: strict JSON (a NaN in a request is a ValueError, never sent).
+ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 
 
 def decode_line(line: bytes) -> Any:
-    """One reply line → its value; ValueError (JSONDecodeError, UnicodeDecodeError) if it is
-    not exactly one JSON value. The common case costs one `raw_decode`."""
-    text = line.decode("utf-8")
-    try:
-        value, end = DECODER.raw_decode(text)
-    except ValueError:
-        return DECODER.decode(text)  # leading blanks are fine; else the precise error
-    if end != len(text) and text[end:].strip():
-        return DECODER.decode(text)  # raises "Extra data" with its column
-    return value
+    """One reply line → its value; ValueError (JSONDecodeError, UnicodeDecodeError,
+    TooDeep) if it is not exactly one strict JSON value."""
+    return json_read.loads(line)
 
 
 def exit_description(status: int | None) -> str:

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from palconf import __version__
-from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare
+from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare, json_read
+from palconf.core.errors import UsageError
 
 FORMAT = "palconf-transcript"
 FORMAT_VERSION = 1
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 
-class TranscriptError(Exception):
+class TranscriptError(UsageError):
     """A transcript file that cannot be read; the message names the file and line."""
 
 
@@ -166,7 +167,7 @@ def read_transcript(path: Path) -> Transcript:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json_read.loads(line)
         except ValueError as e:
             raise TranscriptError(f"{path}:{n}: not JSON: {e}") from None
         if not isinstance(obj, dict):
