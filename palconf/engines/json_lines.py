@@ -8,6 +8,8 @@ ended).
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import signal
 from typing import Any
 
@@ -32,12 +34,33 @@ def decode_line(line: bytes) -> Any:
     return json_read.loads(line)
 
 
-def exit_description(status: int | None) -> str:
+def exit_description(status: int | None, closed: str = "stdout") -> str:
+    """How the engine went: its exit status or signal, or (`status` None: it still runs)
+    that it closed its `closed` (stdout, or stdin)."""
     if status is None:
-        return "closed its stdout"
+        return f"closed its {closed}"
     if status < 0:
         try:
             return f"was killed by {signal.Signals(-status).name}"
         except ValueError:
             return f"was killed by signal {-status}"
     return f"exited with status {status}"
+
+
+def not_found(program: str) -> str:
+    """Why exec said "no such file": the program, or (a script) the interpreter its `#!`
+    line names."""
+    found = program if os.sep in program else shutil.which(program)
+    if found and os.path.isfile(found):
+        try:
+            with open(found, "rb") as f:
+                first = f.readline(512)
+        except OSError:
+            first = b""
+        if first.startswith(b"#!"):
+            interpreter = first[2:].strip().split(b" ")[0].decode("utf-8", "replace")
+            return (
+                f"{program!r} exists, but the interpreter its #! line names, "
+                f"{interpreter!r}, was not found"
+            )
+    return f"{program!r} not found"

@@ -46,7 +46,13 @@ from palconf.core.engine import (
     ProtocolViolation,
     parse_hello,
 )
-from palconf.engines.json_lines import ENCODER, decode_line, exit_description, snippet
+from palconf.engines.json_lines import (
+    ENCODER,
+    decode_line,
+    exit_description,
+    not_found,
+    snippet,
+)
 from palconf.engines.processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
 from palconf.engines.schemas import check_message, check_reply_shape
 from palconf.engines.stderr_buffer import StderrBuffer
@@ -149,7 +155,7 @@ class ProcessEngine(BaseEngine):
             )
         except FileNotFoundError:
             raise EngineCommandError(
-                f"cannot start the engine: {self.argv[0]!r} not found (command: {self.command})"
+                f"cannot start the engine: {not_found(self.argv[0])} (command: {self.command})"
             ) from None
         except PermissionError:
             raise EngineCommandError(
@@ -309,7 +315,7 @@ class ProcessEngine(BaseEngine):
             except BlockingIOError:
                 n = 0
             except (BrokenPipeError, ConnectionResetError):
-                self._crashed(f"while receiving `{label}`")
+                self._crashed(f"while receiving `{label}`", closed="stdin")
             if n == len(view):
                 return  # the usual case: the pipe had room for all of it at once
             view = view[n:]
@@ -394,7 +400,7 @@ class ProcessEngine(BaseEngine):
         )
         raise EngineTimeout(f"timeout on `{label}`: {what}{tail}", stderr=self.take_stderr())
 
-    def _crashed(self, when: str, partial: bytes = b"") -> NoReturn:
+    def _crashed(self, when: str, partial: bytes = b"", closed: str = "stdout") -> NoReturn:
         proc = self._proc
         assert proc is not None
         exited = self._wait_exit(proc, EXIT_GRACE)
@@ -402,7 +408,8 @@ class ProcessEngine(BaseEngine):
         status = proc.returncode if exited else None
         tail = f" (it had written {snippet(partial)} of its reply)" if partial else ""
         raise EngineCrash(
-            f"the engine {exit_description(status)} {when}{tail}", stderr=self.take_stderr()
+            f"the engine {exit_description(status, closed)} {when}{tail}",
+            stderr=self.take_stderr(),
         )
 
     def _exited(self, proc: subprocess.Popen[bytes]) -> bool:
