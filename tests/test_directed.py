@@ -155,5 +155,7 @@ def test_fuzz_prints_the_hit_table_and_keeps_going(capsys: pytest.CaptureFixture
     assert status == 1
     assert "DIFFERENCE (verdict)" in out and "what the games hit" in out
     assert f"P-state edges sent with `setup` ({len(EDGE_NAMES)} of {len(EDGE_NAMES)})" in out
-    assert cli_main(["fuzz", "--engine-cmd", cmd, "--max-differences", "0"]) == 2
-    assert "--max-differences must be 1 or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        cli_main(["fuzz", "--engine-cmd", cmd, "--max-differences", "0"])
+    assert e.value.code == 2
+    assert "--max-differences: must be a whole number from 1 to 1000" in capsys.readouterr().err

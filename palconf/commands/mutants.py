@@ -18,7 +18,13 @@ from collections.abc import Callable
 from palconf import mutants as mutant_registry
 from palconf.commands import add_case_options, registry_or_exit, select_cases
 from palconf.core import Engine
-from palconf.engines.options import PLACEHOLDER, add_engine_options, make_engine
+from palconf.engines.options import (
+    PLACEHOLDER,
+    add_engine_options,
+    make_engine,
+    numbers_help,
+    process_count,
+)
 from palconf.engines.process import EngineCommandError, split_command
 from palconf.mutants import Mutant
 from palconf.mutants.sweep import (
@@ -72,10 +78,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--jobs",
         "-j",
-        type=int,
+        type=process_count,
         default=1,
         metavar="N",
-        help="run mutants in N worker processes (default 1)",
+        help=numbers_help("run mutants in N worker processes (default 1)", process_count),
     )
     p.add_argument(
         "--prune",
@@ -170,9 +176,6 @@ def main(args: argparse.Namespace) -> int:
             print(f"{m.name}  [{m.clause}]  {m.how}\n    {m.misreading}")
         print(f"\n{len(chosen)} mutant(s)")
         return 0
-    if args.jobs < 1:
-        print("palconf: --jobs must be at least 1", file=sys.stderr)
-        return 2
     factory = engine_factory(args)
     if factory is None:
         return 2

@@ -13,7 +13,7 @@ import sys
 import time
 
 from palconf.core import Engine, EngineFault, terminal_safe
-from palconf.engines.options import add_engine_options, make_engine
+from palconf.engines.options import Number, add_engine_options, make_engine
 from palconf.engines.process import EngineCommandError
 from palconf.generators.formatting import show
 from palconf.generators.perft import (
@@ -45,10 +45,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--depth",
-        type=int,
+        type=Number(1, MAX_DEPTH),
         required=True,
         metavar="D",
-        help=f"how many actions deep (1 to {MAX_DEPTH})",
+        help=f"how many actions deep [1 to {MAX_DEPTH}]",
     )
     p.add_argument(
         "--position",
@@ -135,9 +135,6 @@ def run_position(pos: Position, engine: Engine, depth: int) -> bool:
 
 
 def main(args: argparse.Namespace) -> int:
-    if not 1 <= args.depth <= MAX_DEPTH:
-        print(f"palconf perft: --depth must be between 1 and {MAX_DEPTH}", file=sys.stderr)
-        return 2
     try:
         positions = load_positions()
     except PositionError as e:

@@ -22,7 +22,13 @@ from palconf.commands import (
 from palconf.core import EngineFault, Outcome, Result, terminal_safe
 from palconf.core.results_file import ResultsError, ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import UnsafeWrite
-from palconf.engines.options import add_engine_options, make_engine, restart_count
+from palconf.engines.options import (
+    add_engine_options,
+    fail_count,
+    make_engine,
+    numbers_help,
+    restart_count,
+)
 from palconf.engines.process import EngineCommandError
 from palconf.running.expectations import Expectations, ExpectationsError
 from palconf.running.output import report_after_run
@@ -49,11 +55,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--verbose", "-v", action="store_true", help="print every case's outcome")
     p.add_argument(
         "--max-fail",
-        type=restart_count,
+        type=fail_count,
         default=None,
         metavar="N",
-        help="stop after N results that are not as expected (fail, error, timeout, xpass); "
-        "the cases not run can be run with --resume",
+        help=numbers_help(
+            "stop after N results that are not as expected (fail, error, timeout, xpass); "
+            "the cases not run can be run with --resume",
+            fail_count,
+        ),
     )
     p.add_argument(
         "-x",
@@ -70,8 +79,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=restart_count,
         default=DEFAULT_MAX_RESTARTS,
         metavar="N",
-        help=f"stop the run when the engine has been restarted N times in a row "
-        f"without completing a case (default {DEFAULT_MAX_RESTARTS})",
+        help=numbers_help(
+            f"stop the run when the engine has been restarted N times in a row "
+            f"without completing a case (default {DEFAULT_MAX_RESTARTS})",
+            restart_count,
+        ),
     )
     p.add_argument(
         "--resume",
