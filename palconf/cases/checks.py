@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from palconf import paths
-from palconf.cases.schema import Check, Compiler
+from palconf.cases.schema import Check, Compiler, python_pattern
 from palconf.core.text import terminal_safe
 from palconf.oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
 from palconf.oracle.rules import Rules
@@ -74,7 +74,18 @@ def validator() -> jsonschema.protocols.Validator:
     import jsonschema
 
     cls = jsonschema.validators.validator_for(schema())
-    return cls(schema())
+    return _exact_patterns(cls)(schema())
+
+
+def _exact_patterns(cls: Any) -> Any:
+    """`cls` with `pattern` read as the schema means it (`schema.python_pattern`)."""
+    import jsonschema
+
+    def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "string") and not re.search(python_pattern(patrn), instance):
+            yield jsonschema.ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    return jsonschema.validators.extend(cls, {"pattern": pattern})
 
 
 @lru_cache(maxsize=1)

@@ -27,7 +27,7 @@ from palconf.cases.checks import (
 )
 from palconf.cases.depth import too_deep_error
 from palconf.cases.messages import schema_errors
-from palconf.cases.reading import _parse, decode, read_bytes
+from palconf.cases.reading import _parse, decode, foreign_value, read_bytes
 from palconf.core.outcomes import BASE, PROTOCOL, groups_of
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
@@ -215,6 +215,9 @@ def load_case(
         errors = schema_errors(data, rel, text)
         if errors:
             return None, errors
+        odd = foreign_value(data, rel, text)  # where the schema lets any value through
+        if odd is not None:
+            return None, [odd]
         errors = semantic_errors(data, rel, path.stem, text, registry)
         if errors:
             return None, errors

@@ -11,7 +11,15 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from palconf.cases.checks import CaseError, _path_str, fast_check, locate, schema, validator
+from palconf.cases.checks import (
+    CaseError,
+    _exact_patterns,
+    _path_str,
+    fast_check,
+    locate,
+    schema,
+    validator,
+)
 
 if TYPE_CHECKING:
     import jsonschema
@@ -131,7 +139,7 @@ def _branch_validator(key: str) -> jsonschema.protocols.Validator:
     import jsonschema
 
     branch = json.loads(key)
-    cls = jsonschema.validators.validator_for(schema())
+    cls = _exact_patterns(jsonschema.validators.validator_for(schema()))
     return cls({**branch, "$schema": schema()["$schema"], "$defs": schema()["$defs"]})
 
 
@@ -237,7 +245,7 @@ def _explain(err: jsonschema.ValidationError, prefix: list[str | int]) -> Found:
         return [(path, message)]
     if v == "pattern" and isinstance(value, str):
         if "keywords" in path:
-            return [(path, f"unknown keyword {value!r}; known: {KNOWN_KEYWORDS}")]
+            return [(path, f"unknown keyword {_show(value)}; known: {KNOWN_KEYWORDS}")]
         return [(path, f"{_show(value)} is not of the form {rule!r}")]
     if v == "not" and isinstance(rule, dict):
         if "enum" in rule:
