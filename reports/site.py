@@ -15,8 +15,9 @@ as text by its relative path; the command writes them.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +65,25 @@ def read_folder(folder: Path) -> list[ResultsFile]:
     return [read_results(p) for p in files]
 
 
+def page_names(ids: Iterable[str], limit: int) -> dict[str, str]:
+    """A page name for each id, distinct for distinct ids: its `slug` when that is the id
+    itself (every suite case id), else the slug and a hash of the exact id, so that ids the
+    slug folds together (`A-b`, `a_b`, `a b`, `a-b…` cut at `limit`) get pages of their own."""
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for cid in sorted(set(ids)):
+        name = slug(cid, limit)
+        if name != cid:
+            digest = hashlib.sha256(cid.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+            name = f"{slug(cid, limit - 11)}-{digest}"
+        base, n = name, 2
+        while name in used:
+            name, n = f"{base}-{n}", n + 1
+        used.add(name)
+        names[cid] = name
+    return names
+
+
 def site_pages(
     runs: list[ResultsFile],
     registry: Registry,
@@ -94,7 +114,14 @@ def site_pages(
     latest = build([e.latest for e in engines], registry, title=title, suite=suite)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
-    common = {"report": latest, "engines": engines, "page_of": page_of, "slug": slug}
+    names = page_names(latest.cases, 80)
+    common = {
+        "report": latest,
+        "engines": engines,
+        "page_of": page_of,
+        "slug": slug,
+        "case_page": lambda cid: names.get(cid) or slug(cid, 80),
+    }
     pages: dict[str, str] = {}
     pages["index.html"] = env.get_template("site_index.html.j2").render(
         root="",
@@ -125,7 +152,7 @@ def site_pages(
                 start = board("the board after setup", replayed[0].observe(), replayed[0], [])
         rules = [(r, registry.rule_text(r)) for r in c.rules]
         clauses = [(cl, _clause_text(registry, cl)) for cl in c.clauses]
-        pages[f"cases/{slug(c.id, 80)}.html"] = env.get_template("site_case.html.j2").render(
+        pages[f"cases/{names[c.id]}.html"] = env.get_template("site_case.html.j2").render(
             root="../", c=c, clauses=clauses, rules=rules, start=start, **common
         )
     for rel, badge in badges(latest).items():
