@@ -66,6 +66,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="FILE.json",
         help="output of `palconf mutants --json`: adds a suite-strength section",
     )
+    p.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="read a results file that mixes runs (two files joined, meta lines of different "
+        "engines or rules): its first meta line is the file's",
+    )
     p.add_argument("--title", default="Pal keyword rules compliance", help="the report's heading")
     p.set_defaults(func=main)
 
@@ -82,12 +88,13 @@ def main(args: argparse.Namespace) -> int:
                 return _fail("--compare takes exactly two files (OLD NEW); give no others")
             if args.mutants:
                 return _fail("--mutants goes with a report, not with --compare")
-            return compare_main(args, read_results(args.compare[0]), read_results(args.compare[1]))
+            old, new = (read_results(p, mixed_ok=args.allow_mixed) for p in args.compare)
+            return compare_main(args, old, new)
         if not args.results:
             return _fail("give one or more results files (from `palconf run --results FILE`)")
         if args.out is None:
             return _fail("--out DIR is required: the folder to write the report into")
-        runs = [read_results(path) for path in args.results]
+        runs = [read_results(path, mixed_ok=args.allow_mixed) for path in args.results]
         return write_report(runs, args.out, registry_or_exit(), args.mutants, args.title)
     except ResultsError as e:
         return _fail(str(e))
