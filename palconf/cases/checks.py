@@ -75,10 +75,11 @@ def validator() -> jsonschema.protocols.Validator:
     import jsonschema
 
     cls = jsonschema.validators.validator_for(schema())
-    return _exact_patterns(cls)(schema())
+    checker: jsonschema.protocols.Validator = _exact_patterns(cls)(schema())
+    return checker
 
 
-def _exact_patterns(cls: Any) -> Any:
+def _exact_patterns(cls: type[jsonschema.protocols.Validator]) -> type[Any]:
     """`cls` with `pattern` read as the schema means it (`schema.python_pattern`)."""
     import jsonschema
 
@@ -86,7 +87,10 @@ def _exact_patterns(cls: Any) -> Any:
         if validator.is_type(instance, "string") and not re.search(python_pattern(patrn), instance):
             yield jsonschema.ValidationError(f"{instance!r} does not match {patrn!r}")
 
-    return jsonschema.validators.extend(cls, {"pattern": pattern})
+    extended: type[Any] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        cls, {"pattern": pattern}
+    )
+    return extended
 
 
 @lru_cache(maxsize=1)

@@ -140,7 +140,10 @@ def _branch_validator(key: str) -> jsonschema.protocols.Validator:
 
     branch = json.loads(key)
     cls = _exact_patterns(jsonschema.validators.validator_for(schema()))
-    return cls({**branch, "$schema": schema()["$schema"], "$defs": schema()["$defs"]})
+    checker: jsonschema.protocols.Validator = cls(
+        {**branch, "$schema": schema()["$schema"], "$defs": schema()["$defs"]}
+    )
+    return checker
 
 
 def _errors_in(branch: Any, value: Any, path: list[str | int]) -> Found:
