@@ -240,3 +240,18 @@ def test_a_numeric_option_shows_its_range_and_refuses_what_is_outside(
         assert e.value.code == 2
         err = capsys.readouterr().err
         assert "must be a" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("interpreter", ["/no/such/python3", "/no/such/env python3"])
+def test_a_missing_shebang_interpreter_is_named_not_the_script(
+    tmp_path: Path, interpreter: str
+) -> None:
+    """Issue 25, class 10: a script whose #! interpreter is missing was "not found"."""
+    script = tmp_path / "engine.py"
+    script.write_text(f"#!{interpreter}\nprint('hello')\n", encoding="utf-8")
+    script.chmod(0o755)
+    with pytest.raises(EngineCommandError, match="the interpreter its #! line names") as e:
+        ProcessEngine(str(script)).start()
+    assert interpreter.split()[0] in str(e.value)
+    with pytest.raises(EngineCommandError, match=r"'/no/such/engine' not found"):
+        ProcessEngine("/no/such/engine").start()
