@@ -18,38 +18,24 @@ from pathlib import Path
 
 SEEDS = (250, 1000, 4000)
 
-CASE = """id = "many-unknown-ids"
-title = "Brave 200 attacker has 3200 power after declaring"
-clauses = ["brave.1"]
-rules = ["B-12"]
-
-[setup]
-active = "A"
-[setup.players.A]
-life = 5
-battle = [{{ id = "a1", kind = "pal", power = 3000, keywords = ["Brave 200"] }}]
-[setup.players.B]
-life = 5
-
-[[actions]]
-do = "attack"
-player = "A"
-attacker = "a1"
-target = "master"
-
-[[expect]]
-after = 1
-[expect.observed.cards]
-{cards}
-"""
+#: a case of the broken-case corpus whose expectation names one unknown card, `zz`
+SAMPLE = (
+    Path(__file__).resolve().parent.parent
+    / "tests"
+    / "data"
+    / "broken-cases"
+    / "refs"
+    / "unknown-card-in-expect.toml"
+)
 
 
 def loader(n: int) -> tuple[float, int]:
     from palconf.cases.loader import CaseLoadError, load_cases
 
     with tempfile.TemporaryDirectory() as tmp:
-        cards = "\n".join(f"u{i} = {{ power = 1 }}" for i in range(n))
-        (Path(tmp) / "many-unknown-ids.toml").write_text(CASE.format(cards=cards))
+        text = SAMPLE.read_text(encoding="utf-8").replace("unknown-card-in-expect", "many")
+        cards = ", ".join(f"u{i} = {{ power = 1 }}" for i in range(n))
+        (Path(tmp) / "many.toml").write_text(text.replace("zz = { power = 3200 }", cards))
         t = time.perf_counter()
         try:
             load_cases(Path(tmp))

@@ -159,8 +159,8 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _count_regressed(baseline: Path, results: Path) -> int:
+    from palconf.core.results_file import read_results
     from palconf.reports.compare import compare
-    from palconf.reports.results import read_results
 
     return len(compare(read_results(baseline), read_results(results)).regressed)
 

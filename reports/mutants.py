@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from palconf.core import json_read
-
-from .results import BASE, ResultsError
+from palconf.core.outcomes import BASE
+from palconf.core.results_file import ResultsError
 
 
 @dataclass(frozen=True)

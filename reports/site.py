@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from palconf.core.results_file import ResultsError, ResultsFile, read_results
+
 from .badges import badges
 from .build import build
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
 from .model import Report, slug
 from .render import environment
-from .results import ResultsError, ResultsFile, read_results
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case

@@ -25,6 +25,7 @@ from palconf import paths
 from palconf.cases.loader import Case, load_cases
 from palconf.cli import main as cli
 from palconf.core import MISSING, Diff, Outcome, Result
+from palconf.core.results_file import ResultsError, meta_line, parse_lines, read_results, run_meta
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.oracle import Rules
 from palconf.oracle.keywords import KEYWORDS, Breakthrough, Nocturnal
@@ -38,7 +39,6 @@ from palconf.reports.compare import render_markdown as compare_markdown
 from palconf.reports.html import render_html
 from palconf.reports.mutants import parse_mutants
 from palconf.reports.render import md_escape, show_json
-from palconf.reports.results import ResultsError, meta_line, parse_lines, read_results, run_meta
 from palconf.running.runner import run_cases
 
 # A name and a message an engine might send to break a report: HTML, Markdown table syntax,

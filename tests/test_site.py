@@ -16,9 +16,9 @@ from markupsafe import escape
 from palconf import paths
 from palconf.cases.loader import load_cases
 from palconf.cli import main as cli
+from palconf.core.results_file import meta_line
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
-from palconf.reports.results import meta_line
 
 from .test_reports import HOSTILE_NAME, WrongRules, run_to_file
 

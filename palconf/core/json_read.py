@@ -17,10 +17,14 @@ message says what is wrong, so each reader keeps its own "file:line" or "reply" 
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "TooDeep", "dumps_strict", "loads"]
+__all__ = ["MAX_DEPTH", "TooDeep", "dumps_strict", "loads", "read_text"]
 
 #: The deepest nesting of arrays and objects palconf reads (its own files reach 12).
 MAX_DEPTH = 100
@@ -80,6 +84,22 @@ def loads(text: str | bytes, limit: int = MAX_DEPTH) -> Any:
     if end != len(text) and text[end:].strip():
         return _DECODER.decode(text)  # raises "Extra data" with its column
     return value
+
+
+def read_text(path: Path, error: Callable[[str], Exception], what: str) -> str:
+    """The UTF-8 text of a file palconf reads but did not write (`what`: "a results file",
+    "a transcript"); `error(message)` when it is missing, not a regular file (a FIFO would
+    block the read), unreadable or not UTF-8."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise error(f"{path}: not a regular file, not {what}")
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise error(f"{path}: cannot read: {e.strerror or e}") from None
 
 
 def dumps_strict(value: Any, **kwargs: Any) -> str:

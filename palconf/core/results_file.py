@@ -242,22 +242,10 @@ def _json_problem(e: ValueError) -> str:
     return str(e)
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ResultsError(f"{path}: is a folder, not a results file") from None
-    except UnicodeDecodeError as e:
-        raise ResultsError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise ResultsError(f"{path}: cannot read: {e.strerror or e}") from None
-
-
 def read_results(path: Path, *, mixed_ok: bool = False) -> ResultsFile:
     """Read one results file; `ResultsError` if it is missing, malformed or mixed."""
-    return parse_lines(_read_text(path).splitlines(), str(path), mixed_ok=mixed_ok)
+    text = json_read.read_text(path, ResultsError, "a results file")
+    return parse_lines(text.splitlines(), str(path), mixed_ok=mixed_ok)
 
 
 def from_json_objects(

@@ -154,14 +154,7 @@ class Recorder:
 
 
 def read_transcript(path: Path) -> Transcript:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TranscriptError(f"{path}: no such file") from None
-    except UnicodeDecodeError as e:
-        raise TranscriptError(f"{path}: not UTF-8 text (at byte {e.start})") from None
-    except OSError as e:
-        raise TranscriptError(f"{path}: cannot read: {e.strerror or e}") from None
+    text = json_read.read_text(path, TranscriptError, "a transcript")
     out = Transcript()
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
