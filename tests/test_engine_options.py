@@ -210,7 +210,7 @@ def test_every_numeric_option_is_checked_in_one_place() -> None:
         assert expected in names
 
 
-@pytest.mark.parametrize("command,option,number", NUMERIC, ids=lambda x: str(x))
+@pytest.mark.parametrize("command,option,number", NUMERIC, ids=[f"{c} {o}" for c, o, _ in NUMERIC])
 def test_a_numeric_option_shows_its_range_and_refuses_what_is_outside(
     command: str, option: str, number: Number, capsys: pytest.CaptureFixture[str]
 ) -> None:
