@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
+import secrets
 import subprocess
 import sys
 import traceback
@@ -37,6 +37,7 @@ from pathlib import Path
 
 from palconf.cli import internal_error
 from palconf.core.errors import ExitCode, UsageError
+from palconf.core.safe_write import UnsafeWrite, ensure_folder, open_stream, write_text_atomic
 
 #: How palconf itself is run: the console entry, in a child process (it cleans up after the
 #: engine's processes, which an in-process call does not).
@@ -48,11 +49,29 @@ def _palconf(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _append(env_name: str, text: str) -> None:
+    """Add `text` to the file the runner names in `env_name`, through the one safe writer
+    (palconf.core.safe_write: never a folder or a socket; a full disk is a message)."""
     target = os.environ.get(env_name)
     if not target:
         return
-    with open(target, "a", encoding="utf-8") as f:
-        f.write(text if text.endswith("\n") else text + "\n")
+    stream = open_stream(Path(target))
+    try:
+        stream.write(text if text.endswith("\n") else text + "\n")
+    finally:
+        stream.close()
+
+
+def outputs_text(values: dict[str, str]) -> str:
+    """`GITHUB_OUTPUT` lines for `values`, each in GitHub's multi-line syntax with a random
+    delimiter (`name<<DELIM`, the value, `DELIM`), so that no value (a folder name with a
+    newline in it) can end its own value early and set another output."""
+    parts = []
+    for name, value in values.items():
+        delimiter = f"palconf_{secrets.token_hex(16)}"
+        while delimiter in value:  # (never, in practice)
+            delimiter = f"palconf_{secrets.token_hex(16)}"
+        parts.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+    return "".join(parts)
 
 
 def _say(text: str) -> None:
@@ -75,14 +94,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.baseline is not None and not args.baseline.is_file():
         print(f"palconf ci: --baseline {args.baseline}: no such file", file=sys.stderr)
         return 2
-    out: Path = args.out
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        print(f"palconf ci: cannot make {out}: {e.strerror or e}", file=sys.stderr)
+        return _main(args)
+    except UnsafeWrite as e:  # an output folder or file that cannot be written
+        print(f"palconf ci: {e}", file=sys.stderr)
         return 2
+
+
+def _main(args: argparse.Namespace) -> int:
+    out: Path = args.out
+    ensure_folder(out)
     results, report = out / "results.jsonl", out / "report"
-    results.unlink(missing_ok=True)  # a fresh run, not a resumed one
+    # (a fresh run, not a resumed one: `palconf run` empties the file once it holds its lock)
     run_args = ["run", "--engine-cmd", args.engine_cmd, "--results", str(results)]
     run_args += ["--report", str(report)]
     if args.expectations is not None:
@@ -92,19 +115,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stderr.write(run.stderr)
     summary = report / "report.md"
     if run.returncode not in (0, 1) or not summary.is_file():  # 2: not run; 3: palconf's bug
+        from palconf.reports.render import md_escape
+
         _append(
             "GITHUB_STEP_SUMMARY",
-            "## palconf\n\nThe suite could not run on `"
-            + args.engine_cmd.replace("`", "'")
-            + "` (exit status "
-            + str(run.returncode)
-            + "); see the job's log.\n",
+            f"## palconf\n\nThe suite could not run on {md_escape(args.engine_cmd)} "
+            f"(exit status {run.returncode}); see the job's log.\n",
         )
         print(f"palconf ci: the suite could not run (exit {run.returncode})", file=sys.stderr)
         return run.returncode if run.returncode == ExitCode.INTERNAL else ExitCode.USAGE
     _append("GITHUB_STEP_SUMMARY", summary.read_text(encoding="utf-8"))
-    junit = out / "junit.xml"
-    shutil.copyfile(report / "junit.xml", junit)
+    junit = write_text_atomic(
+        out / "junit.xml", (report / "junit.xml").read_text(encoding="utf-8"), inside=out
+    )
 
     status = 1 if run.returncode else 0
     regressed = 0
@@ -115,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if cmp.returncode not in (0, 1):
             sys.stderr.write(cmp.stderr)
             return 2
-        (out / "compare.md").write_text(cmp.stdout, encoding="utf-8")
+        write_text_atomic(out / "compare.md", cmp.stdout, inside=out)
         _append("GITHUB_STEP_SUMMARY", "\n## Against the baseline\n\n" + cmp.stdout)
         regressed = _count_regressed(args.baseline, results)
         status = 1 if cmp.returncode == 1 else 0
@@ -126,14 +149,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     _append(
         "GITHUB_OUTPUT",
-        f"results={results}\nreport={report}\njunit={junit}\nregressed={regressed}\n",
+        outputs_text(
+            {
+                "results": str(results),
+                "report": str(report),
+                "junit": str(junit),
+                "regressed": str(regressed),
+            }
+        ),
     )
     return status
 
 
 def _count_regressed(baseline: Path, results: Path) -> int:
+    from palconf.core.results_file import read_results
     from palconf.reports.compare import compare
-    from palconf.reports.results import read_results
 
     return len(compare(read_results(baseline), read_results(results)).regressed)
 

@@ -6,8 +6,8 @@
 
 The model and the renderers, with no import circle:
 
-- `reports.results` reads results files (each line a `palconf.core.Result`) and defines
-  their meta line; `reports.mutants` reads the optional suite-strength input;
+- results files are read by `palconf.core.results_file` (below the reports and the
+  harness alike); `reports.mutants` reads the optional suite-strength input;
 - `reports.model` is the report model (views and their tallies), `reports.build` builds it;
 - `reports.render` holds the Jinja environments and the escaping helpers, used by the
   renderers `reports.html`, `reports.markdown`, `reports.junit`, `reports.badges`;
@@ -15,11 +15,12 @@ The model and the renderers, with no import circle:
   between two runs.
 """
 
+from palconf.core.results_file import ResultsError, ResultsFile, read_results
+
 from .build import build
 from .compare import compare
 from .model import Report
 from .mutants import read_mutants
-from .results import ResultsError, ResultsFile, read_results
 from .write import write_report
 
 __all__ = [

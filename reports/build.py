@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from palconf import __version__
 from palconf.core import Outcome, Tally
 from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
+from palconf.core.results_file import ResultsFile, utc_now
 from palconf.registry import Registry
 
 from .model import (
@@ -29,7 +30,6 @@ from .model import (
     slug,
 )
 from .mutants import Mutant
-from .results import ResultsFile, utc_now
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case

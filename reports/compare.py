@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from palconf.core import FAILED, PASSED, Result, Tally, terminal_safe
+from palconf.core.results_file import ResultsFile
 
 from .render import markdown_environment, shorten
-from .results import ResultsFile
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .results import BASE, ResultsError
+from palconf.core import json_read
+from palconf.core.outcomes import BASE
+from palconf.core.results_file import ResultsError
 
 
 @dataclass(frozen=True)
@@ -91,11 +93,13 @@ def parse_mutants(
 
 def read_mutants(path: Path, clause_keyword: dict[str, str] | None = None) -> list[Mutant]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_read.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ResultsError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ResultsError(f"{path}: cannot read: {e}") from None
     except json.JSONDecodeError as e:
         raise ResultsError(f"{path}:{e.lineno}: not JSON: {e.msg}") from None
+    except ValueError as e:  # json_read's own refusals: too deep, NaN, a key twice
+        raise ResultsError(f"{path}: not JSON palconf reads: {e}") from None
     return parse_mutants(data, str(path), clause_keyword)

@@ -16,15 +16,17 @@ ordered by version where the versions compare (PEP 440, else SemVer), else by da
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from palconf.core import Result
 from palconf.core.causes import by_cause, shared_cause
+from palconf.core.results_file import ResultsError, ResultsFile, read_results
 
 from .badges import badges
 from .build import build
@@ -32,7 +34,6 @@ from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
 from .model import Report, slug
 from .render import environment
-from .results import ResultsError, ResultsFile, read_results
 from .versions import Ordering, order_runs
 
 if TYPE_CHECKING:
@@ -136,6 +137,25 @@ def _is_transcript(path: Path) -> bool:
     return isinstance(head, dict) and set(head) == {"transcript"}
 
 
+def page_names(ids: Iterable[str], limit: int) -> dict[str, str]:
+    """A page name for each id, distinct for distinct ids: its `slug` when that is the id
+    itself (every suite case id), else the slug and a hash of the exact id, so that ids the
+    slug folds together (`A-b`, `a_b`, `a b`, `a-b…` cut at `limit`) get pages of their own."""
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for cid in sorted(set(ids)):
+        name = slug(cid, limit)
+        if name != cid:
+            digest = hashlib.sha256(cid.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+            name = f"{slug(cid, limit - 11)}-{digest}"
+        base, n = name, 2
+        while name in used:
+            name, n = f"{base}-{n}", n + 1
+        used.add(name)
+        names[cid] = name
+    return names
+
+
 def site_pages(
     runs: list[ResultsFile],
     registry: Registry,
@@ -168,6 +188,7 @@ def site_pages(
     latest = build([e.latest for e in engines], registry, title=title, suite=suite)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
+    names = page_names(latest.cases, 80)
     common = {
         "report": latest,
         "engines": engines,
@@ -176,6 +197,7 @@ def site_pages(
         "grouped": lambda items, results: grouped(items, results, registry),
         "where": lambda results: _where(results, latest),
         "results_by_id": lambda run: {r.id: r for r in run.results},
+        "case_page": lambda cid: names.get(cid) or slug(cid, 80),
     }
     pages: dict[str, str] = {}
     pages["index.html"] = env.get_template("site_index.html.j2").render(
@@ -208,7 +230,7 @@ def site_pages(
                 start = board("the board after setup", replayed[0].observe(), replayed[0], [])
         rules = [(r, registry.rule_text(r)) for r in c.rules]
         clauses = [(cl, _clause_text(registry, cl)) for cl in c.clauses]
-        pages[f"cases/{slug(c.id, 80)}.html"] = env.get_template("site_case.html.j2").render(
+        pages[f"cases/{names[c.id]}.html"] = env.get_template("site_case.html.j2").render(
             root="../",
             c=c,
             clauses=clauses,

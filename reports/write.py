@@ -7,13 +7,17 @@
     badges/       shields.io endpoint JSON: <engine>.json and <engine>/<group>.json
 
 JSON and XML are written by their serializers; the HTML and Markdown renderers escape
-every untrusted string (reports.render).
+every untrusted string (reports.render). Every file goes through the one safe writer
+(palconf.core.safe_write.write_files): no link or special file in the folder is written
+through or replaced.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from palconf.core.safe_write import write_files
 
 from .badges import badges
 from .html import render_html
@@ -24,20 +28,12 @@ from .model import Report
 
 def write_report(report: Report, out: Path) -> list[Path]:
     """Write every output of the report into the folder `out` (created if needed)."""
-    out.mkdir(parents=True, exist_ok=True)
     files = {
         "index.html": render_html(report),
         "report.md": render_markdown(report),
         "results.json": json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n",
         "junit.xml": render_junit(report),
     }
-    written = []
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
-        written.append(out / name)
     for rel, badge in badges(report).items():
-        path = out / "badges" / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(badge, ensure_ascii=False) + "\n", encoding="utf-8")
-        written.append(path)
-    return written
+        files[f"badges/{rel}"] = json.dumps(badge, ensure_ascii=False) + "\n"
+    return write_files(out, files)

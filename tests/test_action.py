@@ -41,7 +41,24 @@ def ci(tmp: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], Path, P
 
 
 def outputs(path: Path) -> dict[str, str]:
-    return dict(line.split("=", 1) for line in path.read_text(encoding="utf-8").splitlines())
+    """GITHUB_OUTPUT as the runner reads it: `name=value` lines and `name<<DELIM` blocks."""
+    found: dict[str, str] = {}
+    lines = iter(path.read_text(encoding="utf-8").splitlines())
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            value = []
+            for part in lines:
+                if part == delimiter:
+                    break
+                value.append(part)
+            else:
+                raise AssertionError(f"{name}: no closing delimiter")
+            found[name] = "\n".join(value)
+        else:
+            name, value_ = line.split("=", 1)
+            found[name] = value_
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +151,62 @@ def test_an_engine_that_cannot_start_is_a_message(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     proc, _, _ = ci(tmp_path, "--engine-cmd", SERVE, "--baseline", str(tmp_path / "nope.jsonl"))
     assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+# ---------------------------------------------------------------- class 4: action inputs
+
+INJECTIONS = [
+    "res\nregressed<<EOF\ninjected=1\nEOF",
+    "res\ninjected=1",
+    "out<<x",
+    "palconf_00\npalconf_00",
+    "a\r\ninjected=1",
+    "x\n::set-output name=injected::1",
+]
+
+
+@pytest.mark.parametrize("value", INJECTIONS)
+def test_an_output_value_cannot_end_early_or_set_another(tmp_path: Path, value: str) -> None:
+    from palconf.ci_action import outputs_text
+
+    path = tmp_path / "output.txt"
+    text = outputs_text({"results": value, "regressed": "0"})
+    path.write_text(text, encoding="utf-8")
+    assert outputs(path) == {"results": value.replace("\r\n", "\n"), "regressed": "0"}
+    assert outputs_text({"a": "1"}) != outputs_text({"a": "1"})  # a random delimiter
+
+
+MARKDOWN_PAYLOADS = [
+    "`x` | [link](http://evil) <script>alert(1)</script>",
+    "x\n# heading\n- item",
+    "**bold** _em_ ~strike~ @someone",
+]
+
+
+@pytest.mark.parametrize("command", MARKDOWN_PAYLOADS)
+def test_an_engine_command_reaches_the_step_summary_escaped(tmp_path: Path, command: str) -> None:
+    proc, summary, output = ci(tmp_path, "--engine-cmd", command, "--out", "o")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    text = summary.read_text(encoding="utf-8")
+    assert "<script>" not in text and "[link](" not in text and "\n# heading" not in text
+    assert "**bold**" not in text and "\n- item" not in text
+
+
+def test_an_out_folder_with_newlines_cannot_inject_an_output(tmp_path: Path) -> None:
+    out = "res\nregressed<<EOF\ninjected=1\nEOF"
+    proc, _, output = ci(tmp_path, "--engine-cmd", SERVE, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    got = outputs(output)
+    assert "injected" not in got and got["regressed"] == "0"
+    assert got["results"] == str(Path(out) / "results.jsonl")
+
+
+def test_a_junit_link_planted_in_the_out_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "o").mkdir()
+    precious = tmp_path / "precious.xml"
+    precious.write_text("keep", encoding="utf-8")
+    (tmp_path / "o" / "junit.xml").symlink_to(precious)
+    proc, _, _ = ci(tmp_path, "--engine-cmd", SERVE, "--out", "o")
+    assert proc.returncode == 2 and "symbolic link" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert precious.read_text(encoding="utf-8") == "keep"

@@ -138,11 +138,53 @@ def test_resume_refuses_results_of_another_engine(
     results.write_text(before, encoding="utf-8")
     capsys.readouterr()
     assert run_cli(folder, None, results, "--resume") == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert "will not resume" in err and words in err and "--resume-other-engine" in err
+    assert "resuming" not in out  # (it said "resuming … done" before it refused)
     assert results.read_text(encoding="utf-8") == before  # nothing added
     assert run_cli(folder, None, results, "--resume", "--resume-other-engine") == 0
     assert len(read_results(results)) == len(cases)
+
+
+@pytest.mark.parametrize("layout", ["no-meta", "meta-after-results", "two-engines"])
+def test_resume_and_report_judge_a_joined_file_by_one_rule(
+    small: tuple[Path, list[Case]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    layout: str,
+) -> None:
+    """Issue 25, class 3: `--resume` onto a file with no meta line mixed in another engine's
+    results; after `cat a.jsonl b.jsonl`, `report` credited the last meta line and `--resume`
+    the first. One rule now: refused by both, unless told otherwise."""
+    folder, cases = small
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert run_cli(folder, None, a, "--case", cases[0].id) == 0
+    assert run_cli(folder, None, b, "--case", cases[1].id) == 0
+    meta_a, *rest_a = a.read_text(encoding="utf-8").splitlines()
+    meta_b, *rest_b = b.read_text(encoding="utf-8").splitlines()
+    other = json.loads(meta_b)
+    other["meta"]["engine"]["name"] = "another-engine"
+    joined = {
+        "no-meta": rest_a,
+        "meta-after-results": [*rest_a, meta_b, *rest_b],
+        "two-engines": [meta_a, *rest_a, json.dumps(other), *rest_b],
+    }[layout]
+    results = tmp_path / "joined.jsonl"
+    before = "\n".join(joined) + "\n"
+    results.write_text(before, encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(folder, None, results, "--resume") == 2
+    resumed_err = capsys.readouterr().err
+    assert results.read_text(encoding="utf-8") == before
+    if layout == "no-meta":
+        assert "no meta line, so whose they are is unknown" in resumed_err
+    else:
+        assert "the file mixes runs" in resumed_err
+        assert main(["report", str(results), "--out", str(tmp_path / "out")]) == 2
+        assert "the file mixes runs" in capsys.readouterr().err
+        assert main(["report", str(results), "--allow-mixed", "--out", str(tmp_path / "o")]) == 0
+    assert run_cli(folder, None, results, "--resume", "--resume-other-engine") == 0
+    assert {r["id"] for r in read_results(results)} == {c.id for c in cases}
 
 
 def test_resume_of_the_same_engine_goes_on(small: tuple[Path, list[Case]], tmp_path: Path) -> None:
@@ -264,14 +306,14 @@ def test_resume_cuts_a_torn_last_line(
     folder, cases = small
     results = tmp_path / "r.jsonl"
     assert run_cli(folder, None, results) == 0
-    lines = [line for line in results.read_text().splitlines() if '"meta"' not in line]
-    results.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])  # killed mid-line
+    lines = results.read_text().splitlines()  # the meta line, then the results
+    results.write_text("\n".join(lines[:4]) + "\n" + lines[4][:40])  # killed mid-line
     assert run_cli(folder, None, results, "--resume") == 0
     assert "dropped an unfinished last line" in capsys.readouterr().err
     assert sorted(r["id"] for r in read_results(results)) == sorted(c.id for c in cases)
     results.write_text(lines[0] + "\nnot json\n" + lines[1] + "\n")
     assert run_cli(folder, None, results, "--resume") == 2
-    assert ":2: not a JSON line" in capsys.readouterr().err
+    assert ":2: not JSON" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- groups: keywords, protocol, base

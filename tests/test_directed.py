@@ -166,5 +166,7 @@ def test_fuzz_prints_the_hit_table_and_keeps_going(capsys: pytest.CaptureFixture
     assert out.rstrip().splitlines()[-1].startswith("palconf fuzz: ")
     assert cli_main(argv) == 1  # without --stats: no statistics at all
     assert "what the games hit" not in capsys.readouterr().out
-    assert cli_main(["fuzz", "--engine-cmd", cmd, "--max-differences", "0"]) == 2
-    assert "--max-differences must be 1 or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        cli_main(["fuzz", "--engine-cmd", cmd, "--max-differences", "0"])
+    assert e.value.code == 2
+    assert "--max-differences: must be a whole number from 1 to 1000" in capsys.readouterr().err

@@ -1,7 +1,8 @@
 """The one set of engine options (palconf/engine_options.py) in every command that takes them:
-`--timeout` is a positive, finite number everywhere (else argparse's exit status 2, with a
-message naming the option), `make_engine` makes what the options name, and the engine's
-name from `hello` is printed escaped by every command that prints it."""
+`--timeout` is more than 0 and at most 86400 seconds everywhere (else argparse's exit status
+2, with a message naming the option; every numeric option has its range checked and
+shown), `make_engine` makes what the options name, and the engine's name from `hello` is
+printed escaped by every command that prints it."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ import pytest
 from palconf.cli import main
 from palconf.engines.options import (
     DEFAULT_TIMEOUT,
+    Number,
     add_engine_options,
     make_engine,
+    process_count,
     restart_count,
     timeout_seconds,
 )
@@ -35,15 +38,19 @@ COMMANDS = {
     "perft": ["perft", "--engine-cmd", SERVE, "--depth", "1"],
     "mutants": ["mutants", "--engine-cmd-template", "palconf serve --mutant {mutant}"],
 }
+RANGE = "number from more than 0 to 86400 seconds, not "
 BAD_TIMEOUTS = {
-    "nan": "positive, finite",
-    "inf": "positive, finite",
-    "-inf": "positive, finite",
-    "0": "positive, finite",
-    "-1": "positive, finite",
-    "1e999": "positive, finite",
-    "abc": "positive number of seconds, not 'abc'",
-    "": "positive number",
+    "nan": RANGE + "'nan'",
+    "inf": RANGE + "'inf'",
+    "-inf": RANGE + "'-inf'",
+    "0": RANGE + "'0'",
+    "-1": RANGE + "'-1'",
+    "1e999": RANGE + "'1e999'",
+    "abc": RANGE + "'abc'",
+    "": RANGE + "''",
+    "99999999": RANGE + "'99999999'",  # issue 25: an OverflowError in poll
+    "86400.001": RANGE + "'86400.001'",
+    "1" + "0" * 5000: RANGE + "'1000",
 }
 
 
@@ -169,3 +176,82 @@ def test_the_evil_engine_really_says_its_name(evil_engine: str) -> None:
     with ProcessEngine(shlex.split(evil_engine)) as engine:
         assert engine.info.name == EVIL
     assert sys.executable in shlex.split(evil_engine)
+
+
+# ---------------------------------------------------------------- every numeric option (issue 25)
+
+
+def numeric_options() -> list[tuple[str, str, Number]]:
+    """(command, option, its type) for every numeric option of every command."""
+    from palconf.cli import build_parser
+
+    found = []
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name, parser in sub.choices.items():
+        for action in parser._actions:
+            if action.type in (int, float):
+                raise AssertionError(
+                    f"palconf {name} {action.option_strings}: a bare {action.type}"
+                )
+            if isinstance(action.type, Number):
+                found.append((name, action.option_strings[-1], action.type))
+            elif name == "fuzz" and action.dest == "workers":
+                found.append((name, "--workers", process_count))
+    return found
+
+
+NUMERIC = numeric_options()
+
+
+def test_every_numeric_option_is_checked_in_one_place() -> None:
+    names = {f"{c} {o}" for c, o, _ in NUMERIC}
+    assert len(NUMERIC) >= 16, names
+    for expected in ("run --timeout", "run --max-fail", "fuzz --seed", "perft --depth"):
+        assert expected in names
+
+
+@pytest.mark.parametrize("command,option,number", NUMERIC, ids=[f"{c} {o}" for c, o, _ in NUMERIC])
+def test_a_numeric_option_shows_its_range_and_refuses_what_is_outside(
+    command: str, option: str, number: Number, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from palconf.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    help_text = " ".join(sub.choices[command].format_help().split())
+    assert f"[{number.help_range}]" in help_text or number.help_range in help_text
+    outside = [
+        str(number.low) if number.above_low else str(int(number.low) - 1),
+        str(number.high * 10 + 1 if number.real else int(number.high) + 1),
+        "99999999999999999999999",
+        "1" + "0" * 5000,
+        "nan",
+        "inf",
+        "x",
+        "",
+    ]
+    for text in outside:
+        with pytest.raises(argparse.ArgumentTypeError, match=r"must be a (whole )?number from "):
+            number(text)
+    assert number(str(number.high if number.real else int(number.high))) == number.high
+    for text in outside[:3]:
+        args = [*COMMANDS.get(command, [command]), f"{option}={text}"]
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert "must be a" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("interpreter", ["/no/such/python3", "/no/such/env python3"])
+def test_a_missing_shebang_interpreter_is_named_not_the_script(
+    tmp_path: Path, interpreter: str
+) -> None:
+    """Issue 25, class 10: a script whose #! interpreter is missing was "not found"."""
+    script = tmp_path / "engine.py"
+    script.write_text(f"#!{interpreter}\nprint('hello')\n", encoding="utf-8")
+    script.chmod(0o755)
+    with pytest.raises(EngineCommandError, match="the interpreter its #! line names") as e:
+        ProcessEngine(str(script)).start()
+    assert interpreter.split()[0] in str(e.value)
+    with pytest.raises(EngineCommandError, match=r"'/no/such/engine' not found"):
+        ProcessEngine("/no/such/engine").start()

@@ -482,8 +482,8 @@ def test_fuzz_command_shows_progress(
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--examples", "0"], "--examples must be at least 1"),
-        (["--timeout", "0"], "--timeout: must be a positive, finite number of seconds"),
+        (["--examples", "0"], "--examples: must be a whole number from 1 to 10000000"),
+        (["--timeout", "0"], "--timeout: must be a number from more than 0 to 86400 seconds"),
     ],
 )
 def test_fuzz_command_bad_arguments(

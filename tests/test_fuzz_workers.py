@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from palconf.cli import main as cli_main
-from palconf.commands.fuzz import workers_count
 from palconf.core import MISSING, Diff
+from palconf.engines.options import process_count as workers_count
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.process import ProcessEngine
 from palconf.generators.differential import fuzz, signature

@@ -255,3 +255,18 @@ def test_an_unreadable_cases_folder_is_named(
     assert [str(x) for x in e.value.errors] == [
         f"{tmp_path}: cannot read the folder: Permission denied"
     ]
+
+
+def test_locating_many_errors_in_one_file_reads_it_once() -> None:
+    """Issue 25, class 9: each error's line was a rescan of the whole file (1,000 unknown
+    card ids took 23 s, 4,000 took 206 s); the file is indexed once (benchmarks/
+    broken_input.py prints the figures)."""
+    from palconf.cases.checks import _index, locate
+
+    cards = "\n".join(f"u{i} = {{ power = 1 }}" for i in range(3000))
+    text = "[[expect]]\nafter = 1\n[expect.observed.cards]\n" + cards + "\n"
+    _index.cache_clear()
+    lines = [locate(text, ["expect", 0, "observed", "cards", f"u{i}"]) for i in range(3000)]
+    assert lines == list(range(4, 3004))
+    assert _index.cache_info().misses == 1
+    assert locate(text, ["expect", 0, "after"]) == 2

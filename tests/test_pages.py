@@ -11,9 +11,9 @@ from pathlib import Path
 from palconf import paths
 from palconf.cases.loader import load_cases
 from palconf.cli import main as cli
+from palconf.core.results_file import meta_line
 from palconf.registry import load as load_registry
 from palconf.reports.render import inline_md
-from palconf.reports.results import meta_line
 
 
 def test_rules_markdown_becomes_markup_and_nothing_else() -> None:
@@ -79,9 +79,9 @@ def test_site_pages_of_a_failing_engine(tmp_path: Path) -> None:
 
 
 def test_every_sparkline_has_the_same_y_range(tmp_path: Path) -> None:
+    from palconf.core.results_file import parse_lines
     from palconf.reports.build import build
     from palconf.reports.charts import histories, history_lines
-    from palconf.reports.results import parse_lines
 
     def run(version: str, outcomes: dict[str, str]) -> list[str]:
         meta = {"meta": {"engine": {"name": "e", "version": version}, "date": version}}

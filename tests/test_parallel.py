@@ -13,11 +13,12 @@ import pytest
 from palconf import mutants
 from palconf.cases.loader import Case
 from palconf.core import Result
+from palconf.engines.options import process_count as jobs_count
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.process import ProcessEngine
 from palconf.engines.processes import cpu_count
 from palconf.mutants.sweep import in_process
-from palconf.running.parallel import Workers, jobs_count
+from palconf.running.parallel import Workers
 from palconf.running.supervisor import RunStopped, run_cases
 
 from .harness import PY, SERVE, broken, folder_of, gone, read_results, run_cli, script

@@ -241,13 +241,26 @@ def test_markers_are_registered_with_palconf(pytester: pytest.Pytester, small: P
         (["--palconf-engine-cmd", "engine 'unclosed"], "cannot parse"),
         (["--palconf-engine", ORACLE, "--palconf-cases", "no/such/dir"], "no such folder"),
         (["--palconf-engine", ORACLE, "--palconf-expectations", "missing.toml"], "no such file"),
-        (["--palconf-engine", ORACLE, "--palconf-timeout", "0"], "positive, finite number"),
-        (["--palconf-engine", ORACLE, "--palconf-timeout", "-1"], "positive, finite number"),
-        (["--palconf-engine", ORACLE, "--palconf-timeout", "nan"], "positive, finite number"),
-        (["--palconf-engine", ORACLE, "--palconf-timeout", "inf"], "positive, finite number"),
-        (["--palconf-engine", ORACLE, "--palconf-timeout", "abc"], "positive number of seconds"),
-        (["--palconf-engine", ORACLE, "--palconf-max-restarts", "-1"], "0 or more"),
-        (["--palconf-engine", ORACLE, "--palconf-max-restarts", "x"], "not a whole number"),
+        (
+            ["--palconf-engine", ORACLE, "--palconf-timeout", "0"],
+            "must be a number from more than 0 to 86400 seconds",
+        ),
+        (
+            ["--palconf-engine", ORACLE, "--palconf-timeout", "-1"],
+            "must be a number from more than 0 to 86400 seconds",
+        ),
+        (
+            ["--palconf-engine", ORACLE, "--palconf-timeout", "nan"],
+            "must be a number from more than 0 to 86400 seconds",
+        ),
+        (
+            ["--palconf-engine", ORACLE, "--palconf-timeout", "inf"],
+            "must be a number from more than 0 to 86400 seconds",
+        ),
+        (["--palconf-engine", ORACLE, "--palconf-timeout", "abc"], "more than 0 to 86400"),
+        (["--palconf-engine", ORACLE, "--palconf-timeout", "99999999"], "more than 0 to 86400"),
+        (["--palconf-engine", ORACLE, "--palconf-max-restarts", "-1"], "from 0 to 1000"),
+        (["--palconf-engine", ORACLE, "--palconf-max-restarts", "x"], "a whole number from 0"),
         (["--palconf-engine-cmd", "   "], "the engine command is empty"),
     ],
 )

@@ -21,11 +21,11 @@ import pytest
 from palconf import paths
 from palconf.cases.loader import load_cases
 from palconf.cli import main as cli
+from palconf.core.results_file import read_results
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
 from palconf.reports import build, write_report
 from palconf.reports.boards import load_suite
-from palconf.reports.results import read_results
 from palconf.reports.screenshot import VIEWPORTS, find_chromium, full_page, measure, render
 
 from .test_reports import HOSTILE_NAME, WrongRules, run_to_file

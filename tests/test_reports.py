@@ -25,6 +25,7 @@ from palconf import paths
 from palconf.cases.loader import Case, load_cases
 from palconf.cli import main as cli
 from palconf.core import MISSING, Diff, Outcome, Result
+from palconf.core.results_file import ResultsError, meta_line, parse_lines, read_results, run_meta
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.oracle import Rules
 from palconf.oracle.keywords import KEYWORDS, Breakthrough, Nocturnal
@@ -39,7 +40,6 @@ from palconf.reports.html import render_html
 from palconf.reports.markdown import render_markdown
 from palconf.reports.mutants import parse_mutants
 from palconf.reports.render import md_escape, show_json
-from palconf.reports.results import ResultsError, meta_line, parse_lines, read_results, run_meta
 from palconf.running.supervisor import run_cases
 
 # A name and a message an engine might send to break a report: HTML, Markdown table syntax,
@@ -624,10 +624,19 @@ def test_results_without_meta_and_with_duplicates() -> None:
         .engines[0]
         .unfinished
     )
-    # a meta line anywhere (a resumed run appends a second one): the last wins
+    # two meta lines of two engines (`cat old.jsonl new.jsonl`): refused, by the one rule
+    # that --resume follows too; told to go on, the first meta line is the file's
     m1, m2 = ({"meta": {"engine": {"name": n, "version": "1"}}} for n in ("old", "new"))
-    run = parse_lines([json.dumps(m1), lines[0], json.dumps(m2)], "r.jsonl")
-    assert run.engine_name == "new" and len(run.results) == 1
+    with pytest.raises(ResultsError, match=r"r.jsonl:3: the file mixes runs.*old 1.*new 1"):
+        parse_lines([json.dumps(m1), lines[0], json.dumps(m2)], "r.jsonl")
+    run = parse_lines([json.dumps(m1), lines[0], json.dumps(m2)], "r.jsonl", mixed_ok=True)
+    assert run.engine_name == "old" and len(run.results) == 1
+    # the same engine's meta line twice (two of its runs joined) is not mixed
+    run = parse_lines([json.dumps(m1), lines[0], json.dumps(m1)], "r.jsonl")
+    assert run.engine_name == "old"
+    # results with no meta line, then a file with one: refused too
+    with pytest.raises(ResultsError, match=r"r.jsonl:2: a meta line after results"):
+        parse_lines([lines[0], json.dumps(m2)], "r.jsonl")
     with pytest.raises(ResultsError):
         parse_lines(['{"meta": {"engine": "x"}}'], "r.jsonl")
 

@@ -109,5 +109,8 @@ def test_an_expectations_file_that_is_a_link_keeps_its_link(tmp_path: Path) -> N
 
 
 def test_a_name_outside_the_folder_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(UnsafeWrite, match="not a file name inside"):
-        write_text_atomic(tmp_path / "sub" / "x.toml", "", inside=tmp_path)
+    (tmp_path / "out").mkdir()
+    for name in ("../x.toml", "sub/../../x.toml", "/elsewhere/x.toml"):
+        with pytest.raises(UnsafeWrite, match="not a file name inside"):
+            write_text_atomic(tmp_path / "out" / name, "", inside=tmp_path / "out")
+    assert not (tmp_path / "x.toml").exists()

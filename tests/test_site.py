@@ -16,9 +16,9 @@ from markupsafe import escape
 from palconf import paths
 from palconf.cases.loader import load_cases
 from palconf.cli import main as cli
+from palconf.core.results_file import meta_line
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
-from palconf.reports.results import meta_line
 
 from .test_reports import HOSTILE_NAME, WrongRules, run_to_file
 
@@ -188,3 +188,39 @@ def test_a_transcript_in_the_results_folder_is_left_out_with_a_warning(
     err = capsys.readouterr().err
     assert "a-transcript.jsonl: a transcript, not a results file: left out" in err
     assert (tmp_path / "o" / "engines" / "eng.html").is_file()
+
+
+FOLDED_IDS = ["a-b", "A-b", "a_b", "a b", "a--b", "a-b\u00e9", "a-b" + "x" * 100, "a-b" + "x" * 101]
+
+
+def test_ids_the_page_names_fold_together_get_pages_of_their_own() -> None:
+    """Issue 25, class 11: case ids that differ only in what the slug folds shared a page."""
+    from palconf.reports.site import page_names
+
+    names = page_names(FOLDED_IDS, 80)
+    assert len(set(names.values())) == len(FOLDED_IDS)
+    assert names["a-b"] == "a-b"  # a suite id keeps its plain name
+    assert all(re.fullmatch(r"[a-z0-9._-]{1,80}", n) for n in names.values())
+    assert page_names(reversed(FOLDED_IDS), 80) == names  # the same names whatever the order
+
+
+def test_a_site_of_folded_ids_writes_one_page_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    lines = [meta_line({"engine": {"name": "e", "version": "1"}, "rules_version": "1.00"})]
+    for n, cid in enumerate(FOLDED_IDS):
+        result = {"id": cid, "keywords": ["taunt"], "clauses": [], "outcome": "fail"}
+        lines.append(json.dumps({**result, "message": f"message {n}"}) + "\n")
+    (results / "e.jsonl").write_text("".join(lines), encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli(["site", str(results), "--out", str(out)]) == 0
+    case_pages = sorted((out / "cases").iterdir())
+    assert len(case_pages) == len(FOLDED_IDS)
+    texts = [p.read_text(encoding="utf-8") for p in case_pages]
+    for n in range(len(FOLDED_IDS)):  # each id's result on a page of its own
+        assert sum(f"message {n}" in t for t in texts) == 1, n
+    site_text = "".join(q.read_text(encoding="utf-8") for q in out.rglob("*.html"))
+    for p in case_pages:  # every page is linked from the site
+        assert f"cases/{p.name}" in site_text, p.name

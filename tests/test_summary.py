@@ -12,8 +12,8 @@ import pytest
 from palconf.cli import main as cli
 from palconf.core import Outcome, Result
 from palconf.core.causes import by_cause, shared_cause
+from palconf.core.results_file import meta_line, run_meta
 from palconf.registry import load as load_registry
-from palconf.reports.results import meta_line, run_meta
 from palconf.running.summary import render_table, where_line, xpass_hint
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from palconf.cases.loader import Case
 from palconf.cli import main as cli
-from palconf.reports.results import meta_line, read_results
+from palconf.core.results_file import meta_line, read_results
 from palconf.reports.versions import BY_DATE, BY_PEP440, BY_SEMVER, order_runs, semver_key
 
 from .harness import run_cli

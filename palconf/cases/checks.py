@@ -7,15 +7,17 @@ naming the file, the line and the field: never a traceback.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from palconf import paths
 from palconf.cases.errors import CaseError
-from palconf.core.schema import Check, Compiler
+from palconf.core.schema import Check, Compiler, python_pattern
 from palconf.oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
 from palconf.oracle.rules import Rules
 from palconf.registry import Registry
@@ -45,7 +47,22 @@ def validator() -> jsonschema.protocols.Validator:
     import jsonschema
 
     cls = jsonschema.validators.validator_for(schema())
-    return cls(schema())
+    checker: jsonschema.protocols.Validator = _exact_patterns(cls)(schema())
+    return checker
+
+
+def _exact_patterns(cls: type[jsonschema.protocols.Validator]) -> type[Any]:
+    """`cls` with `pattern` read as the schema means it (`schema.python_pattern`)."""
+    import jsonschema
+
+    def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "string") and not re.search(python_pattern(patrn), instance):
+            yield jsonschema.ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    extended: type[Any] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        cls, {"pattern": pattern}
+    )
+    return extended
 
 
 @lru_cache(maxsize=1)
@@ -58,14 +75,58 @@ def fast_check() -> Check:
 # ---------------------------------------------------------------- locating a field's line
 
 
-def _header_re(name: str) -> re.Pattern[str]:
-    return re.compile(r"^\s*\[{1,2}\s*" + re.escape(name) + r"\s*\]{1,2}\s*(#.*)?$")
+_HEADER = re.compile(r"^\s*\[{1,2}\s*(.*?)\s*\]{1,2}\s*(#.*)?$")
+_KEYS = re.compile(r"""(?:^|[{,\s])"?([A-Za-z0-9_.-]+)"?\s*=""")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+@dataclass
+class _Index:
+    """Where each table header and each `key =` of a TOML text is: built once per text, so
+    that locating a thousand errors in one file is linear, not a rescan for each."""
+
+    lines: list[str]
+    headers: dict[str, list[int]]  # `[name]` / `[[name]]` → its lines
+    below: dict[str, int]  # `name` → the first header of a table below it (`[name.x]`)
+    keys: dict[str, list[int]]  # a bare key → the lines that assign it
+
+
+@lru_cache(maxsize=8)
+def _index(text: str) -> _Index:
+    lines = text.splitlines()
+    headers: dict[str, list[int]] = {}
+    below: dict[str, int] = {}
+    keys: dict[str, list[int]] = {}
+    for n, line in enumerate(lines):
+        header = _HEADER.match(line)
+        if header is not None:
+            name = header.group(1)
+            headers.setdefault(name, []).append(n)
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                below.setdefault(".".join(parts[:i]).strip(), n)
+        for key in _KEYS.findall(line):
+            found = keys.setdefault(key, [])
+            if not found or found[-1] != n:
+                found.append(n)
+    return _Index(lines, headers, below, keys)
+
+
+def _key_line(index: _Index, seg: str, pos: int) -> int | None:
+    """The first line at or after `pos` that assigns `seg`."""
+    if _BARE_KEY.fullmatch(seg):
+        found = index.keys.get(seg, [])
+        i = bisect.bisect_left(found, pos)
+        return found[i] if i < len(found) else None
+    key = re.compile(r"(^|[{,\s])\"?" + re.escape(seg) + r"\"?\s*=")  # (rare: a quoted key)
+    lines = index.lines
+    return next((n for n in range(pos, len(lines)) if key.search(lines[n])), None)
 
 
 def locate(text: str, path: Iterable[str | int]) -> int | None:
     """Best-effort line (1-based) of a field path in a TOML text: follows table headers
     (`[setup.players.A]`, the n-th `[[actions]]`) and `key =` assignments."""
-    lines = text.splitlines()
+    index = _index(text)
     path = list(path)
     if not path:
         return 1  # the file as a whole (a top-level field is missing)
@@ -73,23 +134,18 @@ def locate(text: str, path: Iterable[str | int]) -> int | None:
     prefix: list[str] = []
     for seg in path:
         if isinstance(seg, int):
-            headers = [
-                n for n, line in enumerate(lines) if _header_re(".".join(prefix)).match(line)
-            ]
+            headers = index.headers.get(".".join(prefix), [])
             if seg < len(headers):
                 pos, found = headers[seg], True
             continue
         prefix.append(seg)
         name = ".".join(prefix)
-        header = next((n for n, line in enumerate(lines) if _header_re(name).match(line)), None)
-        if header is not None:
-            pos, found = header, True
+        if name in index.headers:
+            pos, found = index.headers[name][0], True
             continue
-        key = re.compile(r"(^|[{,\s])\"?" + re.escape(seg) + r"\"?\s*=")
-        hit = next((n for n in range(pos, len(lines)) if key.search(lines[n])), None)
+        hit = _key_line(index, seg, pos)
         if hit is None:  # only deeper tables are written: `[actions.first]` for `actions`
-            below = re.compile(r"^\s*\[{1,2}\s*" + re.escape(name) + r"\s*\.")
-            hit = next((n for n, line in enumerate(lines) if below.match(line)), None)
+            hit = index.below.get(name)
         if hit is not None:
             pos, found = hit, True
     return pos + 1 if found else None

@@ -26,7 +26,7 @@ from palconf.cases.depth import too_deep_error
 from palconf.cases.errors import CaseError, CaseLoadError
 from palconf.cases.finding import case_files, find_case_files, is_case_folder
 from palconf.cases.messages import schema_errors
-from palconf.cases.reading import _parse, decode, read_bytes
+from palconf.cases.reading import _parse, decode, foreign_value, read_bytes
 from palconf.core.outcomes import BASE, PROTOCOL, groups_of
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
@@ -214,6 +214,9 @@ def load_case(
         errors = schema_errors(data, rel, text)
         if errors:
             return None, errors
+        odd = foreign_value(data, rel, text)  # where the schema lets any value through
+        if odd is not None:
+            return None, [odd]
         errors = semantic_errors(data, rel, path.stem, text, registry)
         if errors:
             return None, errors

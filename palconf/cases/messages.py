@@ -11,7 +11,14 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from palconf.cases.checks import _path_str, fast_check, locate, schema, validator
+from palconf.cases.checks import (
+    _exact_patterns,
+    _path_str,
+    fast_check,
+    locate,
+    schema,
+    validator,
+)
 from palconf.cases.errors import CaseError
 
 if TYPE_CHECKING:
@@ -132,8 +139,11 @@ def _branch_validator(key: str) -> jsonschema.protocols.Validator:
     import jsonschema
 
     branch = json.loads(key)
-    cls = jsonschema.validators.validator_for(schema())
-    return cls({**branch, "$schema": schema()["$schema"], "$defs": schema()["$defs"]})
+    cls = _exact_patterns(jsonschema.validators.validator_for(schema()))
+    checker: jsonschema.protocols.Validator = cls(
+        {**branch, "$schema": schema()["$schema"], "$defs": schema()["$defs"]}
+    )
+    return checker
 
 
 def _errors_in(branch: Any, value: Any, path: list[str | int]) -> Found:
@@ -238,7 +248,7 @@ def _explain(err: jsonschema.ValidationError, prefix: list[str | int]) -> Found:
         return [(path, message)]
     if v == "pattern" and isinstance(value, str):
         if "keywords" in path:
-            return [(path, f"unknown keyword {value!r}; known: {KNOWN_KEYWORDS}")]
+            return [(path, f"unknown keyword {_show(value)}; known: {KNOWN_KEYWORDS}")]
         return [(path, f"{_show(value)} is not of the form {rule!r}")]
     if v == "not" and isinstance(rule, dict):
         if "enum" in rule:

@@ -6,14 +6,18 @@ message), then TOML with the line and column of a syntax error. Every problem is
 from __future__ import annotations
 
 import codecs
+import datetime
 import errno
+import math
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
 
 import tomli
 
+from palconf.cases.checks import locate
 from palconf.cases.depth import may_be_too_deep, scan_lines, too_deep, too_deep_error
 from palconf.cases.errors import CaseError
 
@@ -135,6 +139,52 @@ def _syntax_error(e: tomli.TOMLDecodeError, file: str, text: str) -> CaseError:
     return CaseError(file, f"TOML syntax: {msg}", line, col)
 
 
+#: an integer literal Python will not convert (`sys.get_int_max_str_digits`, 4300)
+_HUGE_INTEGER = re.compile(r"[0-9][0-9_]{4299,}")
+_KEY = re.compile(r"""^\s*([A-Za-z0-9_."'-]+)\s*=""")
+
+
+def _huge_number(file: str, text: str) -> CaseError:
+    found = _HUGE_INTEGER.search(text)
+    if found is None:  # (tomli refused a value for another reason)
+        return CaseError(file, "TOML syntax: a value that cannot be read")
+    line, col = _line_col(text, found.start())
+    key = _KEY.match(text.splitlines()[line - 1])
+    field = f"{key.group(1).strip(chr(34))}: " if key else ""
+    return CaseError(
+        file,
+        f"{field}a number of {len(found.group().replace('_', ''))} digits: no field takes one "
+        f"that long (at most 4300 digits are read)",
+        line,
+        col,
+    )
+
+
+def foreign_value(data: Any, file: str, text: str) -> CaseError | None:
+    """The first value no field of a case can hold, where the schema lets any value through
+    (a `malformed` action, a setup step): a TOML date or time, or a float that is not finite
+    (what palconf sends an engine is strict JSON). Not recursive."""
+    stack: list[tuple[Any, list[str | int]]] = [(data, [])]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack += [(v, [*path, k]) for k, v in reversed(value.items())]
+        elif isinstance(value, list):
+            stack += [(v, [*path, i]) for i, v in reversed(list(enumerate(value)))]
+        elif isinstance(value, (datetime.date, datetime.time)) or (
+            isinstance(value, float) and not math.isfinite(value)
+        ):
+            what = f"a TOML {type(value).__name__}" if not isinstance(value, float) else value
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+            return CaseError(
+                file,
+                f"{where.lstrip('.')}: {what} is not a value palconf can send an engine "
+                f"(JSON has no dates, times, NaN or infinity)",
+                locate(text, path),
+            )
+    return None
+
+
 def _parse(text: str, file: str) -> dict[str, Any] | CaseError:
     try:
         data = tomli.loads(text)
@@ -142,6 +192,8 @@ def _parse(text: str, file: str) -> dict[str, Any] | CaseError:
         return _syntax_error(e, file, text)
     except RecursionError:
         return too_deep_error(file, text)
+    except ValueError:  # an integer literal of more than 4300 digits
+        return _huge_number(file, text)
     if not data:
         return CaseError(file, "the file is empty (no TOML statements)", 1)
     if may_be_too_deep(text):

@@ -11,8 +11,10 @@ import tomli
 from palconf import paths
 from palconf.authoring.lint import interaction_pairs, pair_cases, pair_key
 from palconf.commands import add_case_options, registry_or_exit, select_cases
+from palconf.engines.options import Number, numbers_help
 
 MIN_CASES = 6
+CASES_NEEDED = Number(0, 1000)
 MATRIX = "interactions.toml"
 
 
@@ -43,10 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     p.add_argument(
         "--min",
-        type=int,
+        type=CASES_NEEDED,
         default=MIN_CASES,
         metavar="N",
-        help=f"cases each testable clause needs (default {MIN_CASES})",
+        help=numbers_help(f"cases each testable clause needs (default {MIN_CASES})", CASES_NEEDED),
     )
     p.add_argument("--no-pairs", action="store_true", help="leave the interaction matrix out")
     p.set_defaults(func=main)

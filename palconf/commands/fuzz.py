@@ -20,8 +20,18 @@ import argparse
 from pathlib import Path
 
 from palconf.core.errors import UsageError
-from palconf.engines.options import add_engine_options
-from palconf.engines.processes import cpu_count
+from palconf.engines.options import (
+    Number,
+    add_engine_options,
+    numbers_help,
+    percent,
+    process_count,
+)
+
+EXAMPLES = Number(1, 10_000_000)
+SEED = Number(0, 2**64 - 1)
+ACTIONS = Number(0, 1000)
+DIFFERENCES = Number(1, 1000)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,17 +52,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--examples",
-        type=int,
+        type=EXAMPLES,
         default=200,
         metavar="N",
-        help="how many generated games (default 200)",
+        help=numbers_help("how many generated games (default 200)", EXAMPLES),
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=SEED,
         default=0,
         metavar="S",
-        help="the random seed: the same seed gives the same run (default 0)",
+        help=numbers_help("the random seed: the same seed gives the same run (default 0)", SEED),
     )
     p.add_argument(
         "--export",
@@ -75,10 +85,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--max-actions",
-        type=int,
+        type=ACTIONS,
         default=30,
         metavar="M",
-        help="actions per game: between M/2 and M (default 30)",
+        help=numbers_help("actions per game: between M/2 and M (default 30)", ACTIONS),
     )
     p.add_argument(
         "--database",
@@ -90,19 +100,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--workers",
-        type=workers_count,
+        type=process_count,
         default=1,
         metavar="N|auto",
-        help="worker processes, each with its own engine, seed and share of the examples "
-        "(default 1; auto: one per core)",
+        help=numbers_help(
+            "worker processes, each with its own engine, seed and share of the examples "
+            "(default 1; auto: one per core)",
+            process_count,
+        ),
     )
     p.add_argument(
         "--max-differences",
-        type=int,
+        type=DIFFERENCES,
         default=1,
         metavar="N",
-        help="keep going after a difference: collect up to N distinct ones, each shrunk "
-        "(default 1: stop at the first)",
+        help=numbers_help(
+            "keep going after a difference: collect up to N distinct ones, each shrunk "
+            "(default 1: stop at the first)",
+            DIFFERENCES,
+        ),
     )
     p.add_argument(
         "--keep-going",
@@ -113,19 +129,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--setup-share",
-        type=int,
+        type=percent,
         default=10,
         metavar="PERCENT",
-        help="percentage of steps that send a STATE at an edge of P-state with `setup` "
-        "(default 10)",
+        help=numbers_help(
+            "percentage of steps that send a STATE at an edge of P-state with `setup` (default 10)",
+            percent,
+        ),
     )
     p.add_argument(
         "--probe-share",
-        type=int,
+        type=percent,
         default=5,
         metavar="PERCENT",
-        help="percentage of steps that send a batch of actions aimed at the REASON table, "
-        "most breaking several rows at once (default 5)",
+        help=numbers_help(
+            "percentage of steps that send a batch of actions aimed at the REASON table, "
+            "most breaking several rows at once (default 5)",
+            percent,
+        ),
     )
     p.add_argument(
         "--no-directed",
@@ -144,31 +165,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=main)
 
 
-def workers_count(text: str) -> int:
-    """The type of `--workers`: a whole number, 1 or more, or `auto` (the cores)."""
-    if text.strip().lower() == "auto":
-        return cpu_count()
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a whole number of processes or `auto`, not {text!r}"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
-
-
 def check_args(args: argparse.Namespace) -> str | None:
-    if args.examples < 1:
-        return "--examples must be at least 1"
-    if args.max_actions < 0:
-        return "--max-actions must be 0 or more"
-    if args.max_differences < 1:
-        return "--max-differences must be 1 or more"
-    for name in ("setup_share", "probe_share"):
-        if not 0 <= getattr(args, name) <= 100:
-            return f"--{name.replace('_', '-')} must be between 0 and 100"
     if args.export is not None and args.export.exists() and not args.export.is_dir():
         return f"--export {args.export}: not a folder"
     if args.database is not None and not args.database.strip():

@@ -15,6 +15,7 @@ import tomli_w
 
 from palconf.core import Engine, EngineFault, Outcome, terminal_safe
 from palconf.core.errors import UsageError
+from palconf.core.safe_write import UnsafeWrite
 from palconf.engines.options import make_engine
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.generators._edges import EDGE_NAMES
@@ -227,8 +228,8 @@ def _show_difference(
         transcript = record_game(engine, diff.game.state, diff.game.actions, note=note)
         try:
             transcript.write(path)
-        except OSError as e:
-            print(f"palconf fuzz: cannot write {path}: {e}", file=sys.stderr)
+        except UnsafeWrite as e:
+            print(f"palconf fuzz: {e}", file=sys.stderr)
             return False
         print(
             f"palconf fuzz: wrote the engine's exchange to {path}; replay it "

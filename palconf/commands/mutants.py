@@ -18,7 +18,13 @@ from collections.abc import Callable
 from palconf import mutants as mutant_registry
 from palconf.commands import add_case_options, registry_or_exit, select_cases
 from palconf.core import Engine
-from palconf.engines.options import PLACEHOLDER, add_engine_options, make_engine
+from palconf.engines.options import (
+    PLACEHOLDER,
+    add_engine_options,
+    make_engine,
+    numbers_help,
+    process_count,
+)
 from palconf.engines.process import EngineCommandError, split_command
 from palconf.mutants import Mutant
 from palconf.mutants.sweep import (
@@ -33,7 +39,6 @@ from palconf.mutants.sweep import (
     to_json,
 )
 from palconf.registry import Registry
-from palconf.running.parallel import jobs_count
 
 SHOWN_KILLERS = 3
 
@@ -73,12 +78,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--jobs",
         "-j",
-        type=jobs_count,
+        type=process_count,
         default=1,
         metavar="N|auto",
-        help="run N mutants at once, one per worker (auto: one per CPU): forked "
-        "processes in-process, palconf run -j's workers with --engine-cmd-template "
-        "(default 1)",
+        help=numbers_help(
+            "run N mutants at once, one per worker: forked processes in-process, palconf "
+            "run -j's workers with --engine-cmd-template (default 1)",
+            process_count,
+        ),
     )
     p.add_argument(
         "--prune",

@@ -14,7 +14,7 @@ import time
 
 from palconf.core import Engine, EngineFault, terminal_safe
 from palconf.core.errors import UsageError
-from palconf.engines.options import add_engine_options, make_engine
+from palconf.engines.options import Number, add_engine_options, make_engine
 from palconf.generators.formatting import show
 from palconf.generators.perft import (
     MAX_DEPTH,
@@ -44,10 +44,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--depth",
-        type=int,
+        type=Number(1, MAX_DEPTH),
         required=True,
         metavar="D",
-        help=f"how many actions deep (1 to {MAX_DEPTH})",
+        help=f"how many actions deep [1 to {MAX_DEPTH}]",
     )
     p.add_argument(
         "--position",

@@ -18,14 +18,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from palconf.commands import registry_or_exit
 from palconf.core.errors import UsageError
+from palconf.core.results_file import ResultsError, ResultsFile, read_results
+from palconf.core.safe_write import UnsafeWrite, write_files
 from palconf.running.output import write_report
-
-if TYPE_CHECKING:  # reports is imported when a report is made, not for every palconf command
-    from palconf.reports.results import ResultsFile
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +67,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="FILE.json",
         help="output of `palconf mutants --json`: adds a suite-strength section",
     )
+    p.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="read a results file that mixes runs (two files joined, meta lines of different "
+        "engines or rules): its first meta line is the file's",
+    )
     p.add_argument("--title", default="Pal keyword rules compliance", help="the report's heading")
     p.set_defaults(func=main)
 
@@ -78,20 +82,19 @@ def _fail(message: str) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    from palconf.reports.results import ResultsError, read_results
-
     try:
         if args.compare:
             if args.results:
                 return _fail("--compare takes exactly two files (OLD NEW); give no others")
             if args.mutants:
                 return _fail("--mutants goes with a report, not with --compare")
-            return compare_main(args, read_results(args.compare[0]), read_results(args.compare[1]))
+            old, new = (read_results(p, mixed_ok=args.allow_mixed) for p in args.compare)
+            return compare_main(args, old, new)
         if not args.results:
             return _fail("give one or more results files (from `palconf run --results FILE`)")
         if args.out is None:
             return _fail("--out DIR is required: the folder to write the report into")
-        runs = [read_results(path) for path in args.results]
+        runs = [read_results(path, mixed_ok=args.allow_mixed) for path in args.results]
         return write_report(runs, args.out, registry_or_exit(), args.mutants, args.title)
     except ResultsError as e:
         return _fail(str(e))
@@ -108,14 +111,12 @@ def compare_main(args: argparse.Namespace, old: ResultsFile, new: ResultsFile) -
     else:
         sys.stdout.write(render_text(c))
     if args.out is not None:
-        if args.out.exists() and not args.out.is_dir():
-            return _fail(f"{args.out}: exists and is not a folder")
+        files = {
+            "compare.md": render_markdown(c),
+            "compare.json": json.dumps(c.to_json(), indent=2, ensure_ascii=False) + "\n",
+        }
         try:
-            args.out.mkdir(parents=True, exist_ok=True)
-            (args.out / "compare.md").write_text(render_markdown(c), encoding="utf-8")
-            (args.out / "compare.json").write_text(
-                json.dumps(c.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-            )
-        except OSError as e:
-            return _fail(f"cannot write into {args.out}: {e.strerror or e}")
+            write_files(args.out, files)
+        except UnsafeWrite as e:
+            return _fail(str(e))
     return 1 if c.regressed else 0

@@ -6,7 +6,6 @@ import argparse
 import fnmatch
 import json
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from palconf.authoring.rulesdiff import (
 )
 from palconf.cases.loader import Case, CaseLoadError, load_cases
 from palconf.commands import add_case_options, cases_help, registry_or_exit, select_cases
+from palconf.core.safe_write import write_files, write_text_atomic
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
 
@@ -188,8 +188,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         )
         return 2
     folder = paths.RULES / args.version
-    folder.mkdir(parents=True)
-    shutil.copyfile(args.file, folder / "section12.txt")
     data = {"version": args.version, "clauses": new.clauses}
     if new.unassigned:
         data["unassigned"] = new.unassigned
@@ -198,7 +196,13 @@ def cmd_import(args: argparse.Namespace) -> int:
         "`palconf rules import`.\n# Review it: `unassigned` lists new sentences that "
         "need a clause id in registry.toml.\n"
     )
-    (folder / "clauses.toml").write_text(header + tomli_w.dumps(data), encoding="utf-8")
+    write_files(
+        folder,
+        {
+            "section12.txt": args.file.read_text(encoding="utf-8"),
+            "clauses.toml": header + tomli_w.dumps(data),
+        },
+    )
     reg_path = paths.RULES / "registry.toml"
     text = reg_path.read_text(encoding="utf-8")
     entry = (
@@ -208,7 +212,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     text = text.rstrip("\n") + "\n" + entry  # versions are listed in the order they came
     if not args.no_current:
         text = re.sub(r'^current = ".*"$', f'current = "{args.version}"', text, count=1, flags=re.M)
-    reg_path.write_text(text, encoding="utf-8")
+    write_text_atomic(reg_path, text)
     load_registry.cache_clear()
     registry = registry_or_exit()
     cases = _cases(argparse.Namespace(cases=None), registry) or []
@@ -261,8 +265,8 @@ def cmd_bless(args: argparse.Namespace) -> int:
             cid: clause_hash(registry.clauses[cid].text[registry.current]) for cid in case.clauses
         }
         path = root / case.path
-        path.write_text(
-            bless_text(path.read_text(encoding="utf-8"), registry.current, hashes), encoding="utf-8"
+        write_text_atomic(
+            path, bless_text(path.read_text(encoding="utf-8"), registry.current, hashes)
         )
     print(f"blessed {len(chosen)} case(s) against rules {registry.current}")
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -22,17 +21,19 @@ from palconf.commands import (
 )
 from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
 from palconf.core.errors import ExitCode, UsageError
-from palconf.engines.options import add_engine_options, make_engine, restart_count
+from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
+from palconf.engines.options import (
+    add_engine_options,
+    fail_count,
+    make_engine,
+    numbers_help,
+    process_count,
+    restart_count,
+)
 from palconf.registry import Registry
 from palconf.running.expectations import Expectations
-from palconf.running.output import (
-    Resumed,
-    read_for_resume,
-    recorded_info,
-    report_after_run,
-    write_meta_line,
-)
-from palconf.running.parallel import Workers, jobs_count
+from palconf.running.output import recorded_info, report_after_run
+from palconf.running.parallel import Workers
 from palconf.running.session import CaseRun, RunEnd, is_news
 from palconf.running.summary import (
     render_table,
@@ -63,11 +64,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--verbose", "-v", action="store_true", help="print every case's outcome")
     p.add_argument(
         "--max-fail",
-        type=restart_count,
+        type=fail_count,
         default=None,
         metavar="N",
-        help="stop after N results that are not as expected (fail, error, timeout, xpass); "
-        "the cases not run can be run with --resume",
+        help=numbers_help(
+            "stop after N results that are not as expected (fail, error, timeout, xpass); "
+            "the cases not run can be run with --resume",
+            fail_count,
+        ),
     )
     p.add_argument(
         "-x",
@@ -84,13 +88,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=restart_count,
         default=DEFAULT_MAX_RESTARTS,
         metavar="N",
-        help=f"stop the run when the engine has been restarted N times in a row "
-        f"without completing a case (default {DEFAULT_MAX_RESTARTS})",
+        help=numbers_help(
+            f"stop the run when the engine has been restarted N times in a row "
+            f"without completing a case (default {DEFAULT_MAX_RESTARTS})",
+            restart_count,
+        ),
     )
     p.add_argument(
         "-j",
         "--jobs",
-        type=jobs_count,
+        type=process_count,
         default=1,
         metavar="N|auto",
         help="run N engines at once (auto: one per CPU), each taking the next case; the "
@@ -194,14 +201,14 @@ def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = No
 
 
 class _ResultsFile:
-    """Listener: each result as a line of the results file, flushed at once."""
+    """Listener: each result as a line of the results file, written at once (the file
+    itself, its lock and its meta line are palconf.core.results_file's)."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: ResultsWriter) -> None:
         self.out = out
 
     def on_result(self, result: Result) -> None:
-        self.out.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
-        self.out.flush()
+        self.out.write_result(result)
 
     def on_finish(self, end: RunEnd) -> None:
         self.out.close()
@@ -248,33 +255,38 @@ def main(args: argparse.Namespace) -> int:
     if args.update_expectations and not args.expectations:
         raise UsageError("--update-expectations needs --expectations FILE")
     expectations = load_expectations(args, cases)
-    resumed = read_for_resume(args.results) if args.resume else Resumed()
     engine: Engine | Workers = (
         make_engine(args)
         if args.jobs == 1
         else Workers(lambda: make_engine(args), args.jobs, args.max_restarts)
     )
-    selected = {c.id for c in cases}
-    earlier = [r for r in resumed.results if r.id in selected]
-    done = {r.id for r in earlier}
-    todo = [c for c in cases if c.id not in done]
-    skipped = [
-        (c, entry.describe() or f"listed as {entry.pattern!r}")
-        for c in todo
-        if (entry := expectations.skipped(c.id)) is not None
-    ]
-    todo = [c for c in todo if expectations.skipped(c.id) is None]
     paint = Paint(use_color(sys.stdout, args.color))
+    out: ResultsWriter | None = None
     try:
         _start(engine, args)
         info = recorded_info(engine.info, args.engine_version)
-        mismatch = resumed.mismatch(info, registry.current)
+        if args.results:  # locked for the run; with --resume, what it holds (one rule)
+            out = ResultsWriter.open(
+                args.results, resume=args.resume, mixed_ok=args.resume_other_engine
+            )
+        resumed = out.resumed if out else ResultsFile("", [])
+        mismatch = resumed.mismatch(info.name, info.version, registry.current)
         if mismatch is not None and not args.resume_other_engine:
             raise UsageError(
                 f"will not resume {args.results}: {mismatch}; run without --resume "
                 f"(or with another --results FILE) to start afresh, or add "
                 f"--resume-other-engine to mix them"
             )
+        selected = {c.id for c in cases}
+        earlier = [r for r in resumed.results if r.id in selected]
+        done = {r.id for r in earlier}
+        todo = [c for c in cases if c.id not in done]
+        skipped = [
+            (c, entry.describe() or f"listed as {entry.pattern!r}")
+            for c in todo
+            if (entry := expectations.skipped(c.id)) is not None
+        ]
+        todo = [c for c in todo if expectations.skipped(c.id) is None]
         if args.resume:
             print(
                 f"palconf: resuming {args.results}: {len(done)} case(s) done, "
@@ -287,13 +299,13 @@ def main(args: argparse.Namespace) -> int:
             max_fail=args.max_fail,
             resumed=earlier,
         )
-        if args.results:
-            try:
-                out = args.results.open("a" if args.resume else "w", encoding="utf-8")
-            except OSError as e:
-                raise UsageError(f"cannot write {args.results}: {e.strerror or e}") from None
-            # the meta line first (reports/results.py); a resumed file keeps its own
-            write_meta_line(out, engine.info, registry.current, len(cases), info, args.label)
+        if out is not None:  # the meta line first; a resumed file keeps its own
+            meta = run_meta(info.name, info.version, info.keywords, registry.current, len(cases))
+            if info.version != engine.info.version:
+                meta["engine"]["hello_version"] = engine.info.version
+            if args.label:
+                meta["label"] = args.label
+            out.write_meta(meta)
             run.subscribe(_ResultsFile(out))
         print(
             f"palconf: {len(cases)} case(s) against {terminal_safe(info.name, 200)} "
@@ -314,7 +326,9 @@ def main(args: argparse.Namespace) -> int:
             raise
     finally:
         engine.close()
-    return _finish(args, end, cases, expectations, info, registry, paint)
+        if out is not None:
+            out.close()
+    return _finish(args, end, cases, expectations, info, registry, paint, out)
 
 
 def _interrupted(args: argparse.Namespace, run: CaseRun, registry: Registry, paint: Paint) -> None:
@@ -338,6 +352,7 @@ def _finish(
     info: EngineInfo,
     registry: Registry,
     paint: Paint,
+    out: ResultsWriter | None,
 ) -> int:
     """What a finished run prints after its results: the FAIL blocks, why it stopped, the
     expectations' news, the report, the table and the verdict; the exit status."""
@@ -367,10 +382,7 @@ def _finish(
         unfiltered = not args.case and not args.keyword
         selected = {c.id for c in cases}
         new = expectations.updated(results, known_ids=selected if unfiltered else None)
-        try:
-            new.write(args.expectations)
-        except OSError as e:
-            raise UsageError(f"cannot write {args.expectations}: {e.strerror or e}") from None
+        new.write(args.expectations)  # an UnsafeWrite is a UsageError: exit 2
         print(
             f"palconf: wrote {args.expectations}: {len(new.entries)} entr"
             f"{'y' if len(new.entries) == 1 else 'ies'} (was {len(expectations.entries)})"
@@ -382,7 +394,16 @@ def _finish(
             f"--update-expectations records them"
         )
     if args.report:  # the compliance report (as `palconf report` writes it)
-        if report_after_run(args.results, args.report, info, results, registry, len(cases)):
+        readable = out.path if out is not None and out.regular else None
+        if report_after_run(
+            readable,
+            args.report,
+            info,
+            results,
+            registry,
+            len(cases),
+            mixed_ok=args.resume_other_engine,
+        ):
             return ExitCode.USAGE
     stale = warn_stale(cases, registry)
     bad = bool(mismatched or end.stopped or end.max_failed)

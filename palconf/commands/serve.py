@@ -8,6 +8,7 @@ import json
 import sys
 from typing import IO
 
+from palconf.core import json_read
 from palconf.core.errors import UsageError
 from palconf.oracle import Session
 
@@ -32,8 +33,8 @@ def serve(session: Session, inp: IO[str], out: IO[str]) -> int:
         if not line.strip():
             continue
         try:
-            request = json.loads(line)
-        except json.JSONDecodeError as e:
+            request = json_read.loads(line)
+        except ValueError as e:  # not JSON, too deep, NaN, a key twice
             request = None  # not a `bye`, whatever came before
             reply = {"ok": False, "error": "bad-json", "message": str(e)}
         else:

@@ -6,7 +6,8 @@ Writes index.html (engines × keywords, the latest run of each), engines/<engine
 history and what regressed or was fixed between its versions), keywords/<kw>.html,
 cases/<case>.html (rules text, board, each engine's outcome) and badges/ into SITE (see
 reports/site.py). Every link is relative, so the site works opened from disk. Each file is
-written atomically (palconf/safe_write.py). Exit 0 once written; 2 when the folder or a
+written atomically, never through a link or into a special file
+(palconf.core.safe_write). Exit 0 once written; 2 when the folder or a
 results file cannot be read, or SITE cannot be written (the message says where).
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from palconf.commands import registry_or_exit
 from palconf.core import terminal_safe
 from palconf.core.errors import UsageError
-from palconf.core.safe_write import write_text_atomic
+from palconf.core.safe_write import UnsafeWrite, write_files
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,8 +47,8 @@ def _warn(words: str) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from palconf.core.results_file import ResultsError
     from palconf.reports.boards import load_suite
-    from palconf.reports.results import ResultsError
     from palconf.reports.site import read_folder, site_pages
 
     registry = registry_or_exit()
@@ -57,15 +58,10 @@ def main(args: argparse.Namespace) -> int:
         return _fail(str(e))
     pages = site_pages(runs, registry, load_suite(registry), args.title)
     out: Path = args.out
-    if out.exists() and not out.is_dir():
-        return _fail(f"{out}: exists and is not a folder")
     try:
-        for rel, text in pages.items():
-            path = out / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_text_atomic(path, text, inside=path.parent)
-    except OSError as e:
-        return _fail(f"cannot write the site into {out}: {e.strerror or e}")
+        write_files(out, pages)
+    except UnsafeWrite as e:
+        return _fail(str(e))
     engines = len({r.engine_name for r in runs})
     print(
         f"palconf site: {len(runs)} results file(s), {engines} engine(s): wrote {len(pages)} "

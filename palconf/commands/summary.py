@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from palconf.commands import add_color_option, registry_or_exit
 
 if TYPE_CHECKING:
+    from palconf.core.results_file import ResultsFile
     from palconf.registry import Registry
-    from palconf.reports.results import ResultsFile
     from palconf.running.terminal import Paint
 
 
@@ -45,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def main(args: argparse.Namespace) -> int:
-    from palconf.reports.results import ResultsError, read_results
+    from palconf.core.results_file import ResultsError, read_results
     from palconf.running.terminal import Paint, use_color
 
     try:

@@ -98,6 +98,15 @@ def _always(v: Any) -> bool:
     return True
 
 
+def python_pattern(pattern: str) -> str:
+    """A schema `pattern` as Python must read it: JSON Schema's regexes are ECMA-262, where
+    a final `$` ends the text; in Python it also matches before a final newline (so the
+    case id "x\\n" and the card id "a1\\n" would pass). A final `$` becomes `\\Z`."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        return pattern[:-1] + "\\Z"
+    return pattern
+
+
 class Compiler:
     """Turns a protocol schema into one boolean function. Supports the keywords the protocol
     schemas use (`_KNOWN`) with their JSON Schema 2020-12 meaning; any other keyword is an
@@ -171,7 +180,7 @@ class Compiler:
         checks += [c for c in (obj, arr) if c]
         if "minLength" in s or "maxLength" in s or "pattern" in s:
             min_len, max_len = s.get("minLength", 0), s.get("maxLength", math.inf)
-            pattern = re.compile(s["pattern"]) if "pattern" in s else None
+            pattern = re.compile(python_pattern(s["pattern"])) if "pattern" in s else None
             checks.append(
                 lambda v: (
                     not isinstance(v, str)

@@ -1,13 +1,19 @@
 """The wire format of protocol v1 as the adapter reads it: one strict JSON value per line
-(NaN and Infinity refused, nothing after the value), and the short texts its messages show
-of what an engine wrote (a cut-off `repr` of the bytes, how a process ended).
+(palconf.core.json_read: NaN and Infinity refused, no key twice, nested at most MAX_DEPTH,
+nothing after the value), what it sends (strict JSON too: never NaN), and the short texts
+its messages show of what an engine wrote (a cut-off `repr` of the bytes, how a process
+ended).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import signal
 from typing import Any
+
+from palconf.core import json_read
 
 #: How many bytes of an engine's output a message quotes.
 SNIPPET = 120
@@ -18,34 +24,43 @@ def snippet(data: bytes) -> str:
     return repr(text) + (" …" if len(data) > SNIPPET else "")
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-#: Strict JSON: NaN and Infinity, which Python's json would accept, are refused.
-DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-ENCODER = json.JSONEncoder(separators=(",", ":"))
+#: What palconf sends: strict JSON (a NaN in a request is a ValueError, never sent).
+ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 
 
 def decode_line(line: bytes) -> Any:
-    """One reply line → its value; ValueError (JSONDecodeError, UnicodeDecodeError) if it is
-    not exactly one JSON value. The common case costs one `raw_decode`."""
-    text = line.decode("utf-8")
-    try:
-        value, end = DECODER.raw_decode(text)
-    except ValueError:
-        return DECODER.decode(text)  # leading blanks are fine; else the precise error
-    if end != len(text) and text[end:].strip():
-        return DECODER.decode(text)  # raises "Extra data" with its column
-    return value
+    """One reply line → its value; ValueError (JSONDecodeError, UnicodeDecodeError,
+    TooDeep) if it is not exactly one strict JSON value."""
+    return json_read.loads(line)
 
 
-def exit_description(status: int | None) -> str:
+def exit_description(status: int | None, closed: str = "stdout") -> str:
+    """How the engine went: its exit status or signal, or (`status` None: it still runs)
+    that it closed its `closed` (stdout, or stdin)."""
     if status is None:
-        return "closed its stdout"
+        return f"closed its {closed}"
     if status < 0:
         try:
             return f"was killed by {signal.Signals(-status).name}"
         except ValueError:
             return f"was killed by signal {-status}"
     return f"exited with status {status}"
+
+
+def not_found(program: str) -> str:
+    """Why exec said "no such file": the program, or (a script) the interpreter its `#!`
+    line names."""
+    found = program if os.sep in program else shutil.which(program)
+    if found and os.path.isfile(found):
+        try:
+            with open(found, "rb") as f:
+                first = f.readline(512)
+        except OSError:
+            first = b""
+        if first.startswith(b"#!"):
+            interpreter = first[2:].strip().split(b" ")[0].decode("utf-8", "replace")
+            return (
+                f"{program!r} exists, but the interpreter its #! line names, "
+                f"{interpreter!r}, was not found"
+            )
+    return f"{program!r} not found"

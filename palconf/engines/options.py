@@ -1,8 +1,9 @@
-"""The one set of engine options and the one engine factory, for every command and the plugin.
+"""The one set of engine options, the one engine factory, and the one check of every
+numeric option (`Number`: its range is in `--help`), for every command and the plugin.
 
     --engine-cmd CMD      an engine process speaking protocol v1 on stdin/stdout (split like a
                           shell would; no shell runs)
-    --timeout SECONDS     seconds to wait for each reply: a positive, finite number
+    --timeout SECONDS     seconds to wait for each reply: more than 0, at most 86400
 
 `palconf run` falls back to the oracle in-process when `--engine-cmd` is not given; `smoke`,
 `fuzz` and `perft` require it; `palconf mutants` takes `--engine-cmd-template CMD` instead,
@@ -21,6 +22,7 @@ import math
 from typing import TYPE_CHECKING
 
 from palconf.core.engine import DEFAULT_TIMEOUT
+from palconf.engines.processes import cpu_count
 
 if TYPE_CHECKING:
     from palconf.core import Engine
@@ -28,8 +30,13 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_TIMEOUT",
     "PLACEHOLDER",
+    "Number",
     "add_engine_options",
+    "fail_count",
     "make_engine",
+    "numbers_help",
+    "percent",
+    "process_count",
     "restart_count",
     "timeout_seconds",
 ]
@@ -48,30 +55,80 @@ TIMEOUT_HELP = (
 )
 
 
-def timeout_seconds(text: str) -> float:
-    """The type of `--timeout`: a positive, finite number of seconds (not 0, -1, nan, inf)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a positive number of seconds, not {text!r}"
-        ) from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(
-            f"must be a positive, finite number of seconds, not {text}"
+def _show(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+class Number:
+    """The type of a numeric option: a whole number (or, `real`, a finite number) from `low`
+    to `high`; `above_low`: `low` itself excluded. Every numeric option of every command
+    (and the pytest plugin's) is one of these, and `help_range` is the range its `--help`
+    shows, so no value outside it reaches the code (a huge `--timeout` overflowed `poll`)."""
+
+    def __init__(
+        self,
+        low: float,
+        high: float,
+        *,
+        real: bool = False,
+        above_low: bool = False,
+        unit: str = "",
+    ) -> None:
+        self.low, self.high, self.real, self.above_low, self.unit = low, high, real, above_low, unit
+        self.__name__ = "number"  # argparse names the type in its messages
+
+    @property
+    def help_range(self) -> str:
+        low = f"more than {_show(self.low)}" if self.above_low else _show(self.low)
+        return f"{low} to {_show(self.high)}{' ' + self.unit if self.unit else ''}"
+
+    def __call__(self, text: str) -> float | int:
+        what = "a number" if self.real else "a whole number"
+        refusal = argparse.ArgumentTypeError(
+            f"must be {what} from {self.help_range}, not {text[:40]!r}"
+            + (" …" if len(text) > 40 else "")
         )
-    return value
+        try:
+            value: float | int = float(text) if self.real else int(text.strip(), 10)
+        except ValueError:  # (also an integer of more than 4300 digits)
+            raise refusal from None
+        low_ok = value > self.low if self.above_low else value >= self.low
+        if not (math.isfinite(value) and low_ok and value <= self.high):
+            raise refusal
+        return value
 
 
-def restart_count(text: str) -> int:
-    """The type of `--max-restarts`: a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+#: `--timeout`: seconds, more than 0 and at most a day (poll's limit is 24 days)
+timeout_seconds = Number(0, 86_400, real=True, above_low=True, unit="seconds")
+#: `--max-restarts`
+restart_count = Number(0, 1000)
+#: `--max-fail`
+fail_count = Number(1, 1_000_000)
+
+
+class WorkerCount(Number):
+    """A count of workers (`run -j`, `mutants --jobs`, `fuzz --workers`): a whole number, or
+    `auto`, one per core this process may run on."""
+
+    @property
+    def help_range(self) -> str:
+        return f"{super().help_range}, or auto"
+
+    def __call__(self, text: str) -> float | int:
+        if text.strip().lower() == "auto":
+            return cpu_count()
+        return super().__call__(text)
+
+
+#: worker processes or threads (`run -j`, `mutants --jobs`, `fuzz --workers`)
+process_count = WorkerCount(1, 256)
+#: a percentage
+percent = Number(0, 100, unit="%")
+
+
+def numbers_help(text: str, number: Number) -> str:
+    """An option's help with its range: `text [RANGE]` (a `%` doubled: argparse formats it)."""
+    return f"{text} [{number.help_range.replace('%', '%%')}]"
 
 
 def add_engine_options(
@@ -106,7 +163,7 @@ def add_engine_options(
         type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help=TIMEOUT_HELP,
+        help=numbers_help(TIMEOUT_HELP, timeout_seconds),
     )
 
 

@@ -47,7 +47,13 @@ from palconf.core.engine import (
     parse_hello,
 )
 from palconf.core.errors import UsageError
-from palconf.engines.json_lines import ENCODER, decode_line, exit_description, snippet
+from palconf.engines.json_lines import (
+    ENCODER,
+    decode_line,
+    exit_description,
+    not_found,
+    snippet,
+)
 from palconf.engines.processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
 from palconf.engines.schemas import check_message, check_reply_shape
 from palconf.engines.stderr_buffer import StderrBuffer
@@ -151,7 +157,7 @@ class ProcessEngine(BaseEngine):
             )
         except FileNotFoundError:
             raise EngineCommandError(
-                f"cannot start the engine: {self.argv[0]!r} not found (command: {self.command})"
+                f"cannot start the engine: {not_found(self.argv[0])} (command: {self.command})"
             ) from None
         except PermissionError:
             raise EngineCommandError(
@@ -311,7 +317,7 @@ class ProcessEngine(BaseEngine):
             except BlockingIOError:
                 n = 0
             except (BrokenPipeError, ConnectionResetError):
-                self._crashed(f"while receiving `{label}`")
+                self._crashed(f"while receiving `{label}`", closed="stdin")
             if n == len(view):
                 return  # the usual case: the pipe had room for all of it at once
             view = view[n:]
@@ -396,7 +402,7 @@ class ProcessEngine(BaseEngine):
         )
         raise EngineTimeout(f"timeout on `{label}`: {what}{tail}", stderr=self.take_stderr())
 
-    def _crashed(self, when: str, partial: bytes = b"") -> NoReturn:
+    def _crashed(self, when: str, partial: bytes = b"", closed: str = "stdout") -> NoReturn:
         proc = self._proc
         assert proc is not None
         exited = self._wait_exit(proc, EXIT_GRACE)
@@ -404,7 +410,8 @@ class ProcessEngine(BaseEngine):
         status = proc.returncode if exited else None
         tail = f" (it had written {snippet(partial)} of its reply)" if partial else ""
         raise EngineCrash(
-            f"the engine {exit_description(status)} {when}{tail}", stderr=self.take_stderr()
+            f"the engine {exit_description(status, closed)} {when}{tail}",
+            stderr=self.take_stderr(),
         )
 
     def _exited(self, proc: subprocess.Popen[bytes]) -> bool:

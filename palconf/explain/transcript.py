@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from palconf import __version__
-from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare
+from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare, json_read
 from palconf.core.errors import UsageError
 
 FORMAT = "palconf-transcript"
@@ -154,20 +154,13 @@ class Recorder:
 
 
 def read_transcript(path: Path) -> Transcript:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TranscriptError(f"{path}: no such file") from None
-    except UnicodeDecodeError as e:
-        raise TranscriptError(f"{path}: not UTF-8 text (at byte {e.start})") from None
-    except OSError as e:
-        raise TranscriptError(f"{path}: cannot read: {e.strerror or e}") from None
+    text = json_read.read_text(path, TranscriptError, "a transcript")
     out = Transcript()
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json_read.loads(line)
         except ValueError as e:
             raise TranscriptError(f"{path}:{n}: not JSON: {e}") from None
         if not isinstance(obj, dict):

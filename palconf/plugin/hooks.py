@@ -41,7 +41,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from palconf.core.outcomes import junit_classname
-from palconf.engines.options import COMMAND_HELP, DEFAULT_TIMEOUT, restart_count, timeout_seconds
+from palconf.engines.options import (
+    COMMAND_HELP,
+    DEFAULT_TIMEOUT,
+    numbers_help,
+    restart_count,
+    timeout_seconds,
+)
 from palconf.plugin.engine import EngineSlot, process_factory, python_factory
 from palconf.plugin.items import (
     ROOT_NAME,
@@ -104,15 +110,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--palconf-timeout",
         metavar="SECONDS",
         default=None,
-        help=f"seconds to wait for each reply of --palconf-engine-cmd (default: "
-        f"palconf run's, {DEFAULT_TIMEOUT:g})",
+        help=numbers_help(
+            f"seconds to wait for each reply of --palconf-engine-cmd (default: "
+            f"palconf run's, {DEFAULT_TIMEOUT:g})",
+            timeout_seconds,
+        ),
     )
     group.addoption(
         "--palconf-max-restarts",
         metavar="N",
         default=None,
-        help="stop when the engine has been restarted N times in a row without "
-        "completing a case (default: palconf run's, 5)",
+        help=numbers_help(
+            "stop when the engine has been restarted N times in a row without "
+            "completing a case (default: palconf run's, 5)",
+            restart_count,
+        ),
     )
 
 

@@ -151,7 +151,10 @@ class Expectations:
 
     @classmethod
     def load(cls, path: Path) -> Expectations:
-        """Read a file; ExpectationsError (never a traceback) when it cannot be used."""
+        """Read a file; ExpectationsError (never a traceback) when it cannot be used (a
+        device or FIFO, which a read could wait on for ever, is not an expectations file)."""
+        if path.exists() and not path.is_file():
+            raise ExpectationsError(f"{path}: not a regular file")
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:

@@ -25,7 +25,6 @@ closes its engine before it ends, and lives as long as its engine.
 
 from __future__ import annotations
 
-import argparse
 import queue
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -34,27 +33,12 @@ from typing import Any, TypeVar
 
 from palconf.cases.loader import Case
 from palconf.core import Engine, EngineInfo, Result
-from palconf.engines.processes import cpu_count
 from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor
 
-__all__ = ["Workers", "in_order", "jobs_count"]
+__all__ = ["Workers", "in_order"]
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-def jobs_count(text: str) -> int:
-    """`-j N|auto`: a count of workers, at least 1; `auto` is one per core this process may
-    run on (as `palconf fuzz --workers auto`)."""
-    if text == "auto":
-        return cpu_count()
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of workers ≥ 1 or auto: {text!r}")
-    return n
 
 
 def in_order(items: Sequence[T], jobs: int, work: Callable[[T], R]) -> Iterator[R]:

@@ -83,6 +83,12 @@ KINDS: dict[str, str] = {
     "hello-no-name": "answers `hello` without `engine.name` (every start)",
     "name-escapes": "calls itself ESC, NUL and BEL; answers `act` with such an error",
     "surrogate": "answers `act` with an error whose message holds a lone surrogate",
+    "deep": "answers with a 2 KB reply nested 1,000 deep",
+    "deep-at-hello": "answers `hello` with a 2 KB reply nested 1,000 deep (every start)",
+    "deep-in-strings": "answers correctly, with 1,000 brackets inside a string (no nesting)",
+    "duplicate-ok": 'refuses, then accepts, in one reply: `{"ok": false, …, "ok": true}`',
+    "duplicate-key-deep": "answers `observe` with a key twice in a nested object",
+    "stdin-closed": "answers, then closes its stdin and stays",
 }
 
 NAME = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else "fake"
@@ -150,6 +156,9 @@ class Fake:
             sys.exit(4)
         if kind == "hang-hello":
             time.sleep(3600)
+        if kind == "deep-at-hello":
+            self.write(DEEP)
+            return True
         reply = self.session.handle(request)
         if kind == "hello-wrong-version":
             reply = {"ok": False, "error": "unsupported", "message": "this engine speaks 2 only"}
@@ -324,6 +333,20 @@ class Fake:
     def k_surrogate(self, cmd: str, reply: Any) -> None:
         self.write(b'{"ok": false, "error": "internal", "message": "bad \\ud800 here"}\n')
 
+    def k_deep_in_strings(self, cmd: str, reply: Any) -> None:
+        reply["note"] = "[{" * 500
+        self.send(reply)
+
+    def k_duplicate_key_deep(self, cmd: str, reply: Any) -> None:
+        text = json.dumps(reply)
+        assert '"state": {' in text and '"turn": ' in text
+        self.write(text.replace('"state": {', '"state": {"turn": -1, ', 1).encode() + b"\n")
+
+    def k_stdin_closed(self, cmd: str, reply: Any) -> None:
+        self.send(reply)
+        os.close(0)
+        time.sleep(3600)
+
     def k_accept_all(self, cmd: str, reply: Any) -> None:
         self.send({"ok": True} if cmd == "act" else reply)
 
@@ -359,8 +382,13 @@ class Fake:
         return 0
 
 
+#: a reply nested 1,000 deep, 2 KB (Python's decoder would exhaust its stack on it)
+DEEP = b"[" * 1000 + b"]" * 1000 + b"\n"
+
 #: kinds whose whole misbehaviour is one fixed line
 CANNED: dict[str, bytes] = {
+    "deep": b'{"ok": true, "note": ' + b"[" * 1000 + b"]" * 1000 + b"}\n",
+    "duplicate-ok": b'{"ok": false, "error": "illegal", "message": "no", "ok": true}\n',
     "garbage": b"this is not JSON at all\n",
     "empty-line": b"\n",
     "bad-utf8": b'{"ok": true, "note": "\xff\xfe"}\n',

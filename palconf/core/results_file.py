@@ -1,0 +1,351 @@
+"""The results file (JSON Lines written by `palconf run --results FILE`): the one module
+that writes it, locks it, reads it back for `--resume`, and reads it for `report`, `site`,
+`compare` and the CI action. Stdlib only; below both the harness and the reports.
+
+A results file holds one JSON object per case (`palconf.core.Result.to_json()`), after a first
+*meta line*: an object whose only key is `"meta"`:
+
+    {"meta": {"format": "palconf-results", "format_version": 1, "palconf": "0.1.0",
+              "protocol": 1, "engine": {"name": "...", "version": "...", "keywords": [...]},
+              "rules_version": "1.00", "date": "2026-08-01T12:00:00Z", "cases": 259}}
+
+`palconf run` writes it once the engine has said hello, before any result: `engine` is what
+`hello` answered, `date` when the run started, `cases` how many cases it selected (a file
+with fewer results is an unfinished run). A resumed run appends to the file and keeps its
+meta line.
+
+**Writing** (`ResultsWriter.open`): through the one safe writer (palconf.core.safe_write),
+under an exclusive lock held for the whole run (`flock`): a second run on the same file
+refuses before it changes a byte. A fresh run empties the file only once it holds the lock.
+
+**Whose results** (`parse_lines`, the one rule, for every reader): a file's results are the
+engine's its meta line names. A file whose meta lines name different engines (name or
+version) or rules versions, or with results before its first meta line or in a file with
+none when there is a meta line later (`cat a.jsonl b.jsonl`), is *mixed*, and refused
+(`ResultsError`) unless the reader was told otherwise (`mixed_ok`: `--allow-mixed`,
+`--resume-other-engine`); then its first meta line is the file's, for every reader alike. A
+file with no meta line at all (older files) is read, its engine named by the results'
+`engine` field or the file name; `--resume` onto one refuses (whose the results are is
+unknown) unless told otherwise.
+
+Results files are untrusted input: every line is read by the one JSON reader
+(palconf.core.json_read: depth-limited, strict) and every result by `Result.from_json`,
+which type-checks every field; every problem is a `ResultsError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from palconf.core import json_read
+from palconf.core.errors import UsageError
+from palconf.core.outcomes import Result
+from palconf.core.safe_write import Stream, open_stream
+from palconf.core.text import terminal_safe, without_surrogates
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "META_KEY",
+    "ResultsError",
+    "ResultsFile",
+    "ResultsWriter",
+    "from_json_objects",
+    "is_meta",
+    "meta_line",
+    "parse_lines",
+    "read_results",
+    "run_meta",
+    "utc_now",
+]
+
+META_KEY = "meta"
+FORMAT = "palconf-results"
+FORMAT_VERSION = 1
+
+
+class ResultsError(UsageError):
+    """A results file cannot be read, resumed or written: the message says where and why."""
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def run_meta(
+    engine_name: str,
+    engine_version: str,
+    engine_keywords: Iterable[str],
+    rules_version: str,
+    cases: int,
+    date: str | None = None,
+) -> dict[str, Any]:
+    """The meta line's content for a run."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "palconf": _palconf_version(),
+        "protocol": 1,
+        "engine": {
+            "name": engine_name,
+            "version": engine_version,
+            "keywords": sorted(engine_keywords),
+        },
+        "rules_version": rules_version,
+        "date": date or utc_now(),
+        "cases": cases,
+    }
+
+
+def _palconf_version() -> str:
+    """palconf's version (`palconf.__version__`, read from the installed package's metadata:
+    this module stays below the `palconf` package's face)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("palconf")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def meta_line(meta: dict[str, Any]) -> str:
+    return json_read.dumps_strict({META_KEY: meta}, sort_keys=True) + "\n"
+
+
+def is_meta(obj: Any) -> bool:
+    return isinstance(obj, dict) and set(obj) == {META_KEY}
+
+
+def _owner(meta: dict[str, Any]) -> tuple[str, str, str]:
+    engine = meta.get("engine") or {}
+    return (
+        str(engine.get("name", "")),
+        str(engine.get("version", "")),
+        str(meta.get("rules_version", "")),
+    )
+
+
+def _label(owner: tuple[str, str, str]) -> str:
+    name, version, rules = owner
+    return terminal_safe(f"{name} {version}".strip() or "(unnamed)", 200) + (
+        f" (rules {terminal_safe(rules, 50)})" if rules else ""
+    )
+
+
+@dataclass
+class ResultsFile:
+    """One run: its results in file order (one per case id) and its meta line, if any."""
+
+    path: str
+    results: list[Result]
+    meta: dict[str, Any] | None = None
+    duplicates: list[str] = field(default_factory=list)  # case ids seen twice (last kept)
+    lines: int = 0  # lines read (results and meta)
+
+    @property
+    def engine_name(self) -> str:
+        engine = (self.meta or {}).get("engine") or {}
+        if engine.get("name"):
+            return str(engine["name"])
+        names = [r.engine for r in self.results if r.engine]
+        return names[-1] if names else Path(self.path).stem
+
+    @property
+    def engine_version(self) -> str:
+        engine = (self.meta or {}).get("engine") or {}
+        return str(engine.get("version", ""))
+
+    @property
+    def label(self) -> str:
+        """`palconf run --label`: a free label of the run ("" when none)."""
+        found = (self.meta or {}).get("label")
+        return found if isinstance(found, str) else ""
+
+    @property
+    def date(self) -> str:
+        return str((self.meta or {}).get("date", ""))
+
+    def mismatch(self, name: str, version: str, rules_version: str) -> str | None:
+        """Why a run of engine `name` `version` against `rules_version` must not add to
+        this file, or None (the file has no results yet, or they are that run's)."""
+        if not self.results:
+            return None
+        if self.meta is None:
+            return "its results have no meta line, so whose they are is unknown"
+        was_name, was_version, rules = _owner(self.meta)
+        if (was_name, was_version) != (name, version):
+            return (
+                f"its results are from the engine {_label((was_name, was_version, ''))}, "
+                f"this run's engine is {_label((name, version, ''))}"
+            )
+        if rules and rules != rules_version:
+            return (
+                f"its results were judged against rules {terminal_safe(rules, 50)}, "
+                f"the current rules are {rules_version}"
+            )
+        return None
+
+
+def parse_lines(lines: Iterable[str], path: str, *, mixed_ok: bool = False) -> ResultsFile:
+    """Results and meta from the lines of a results file, by the one "whose results" rule
+    (the module). Blank lines are skipped."""
+    by_id: dict[str, Result] = {}
+    duplicates: list[str] = []
+    meta: dict[str, Any] | None = None
+    meta_at = 0
+    first_result = 0
+    n = 0
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            # engines' text may hold lone surrogates (valid JSON, not UTF-8): escaped here,
+            # once, so that no report writer meets one
+            obj = without_surrogates(json_read.loads(line))
+        except ValueError as e:
+            raise ResultsError(f"{path}:{n}: not JSON: {_json_problem(e)}") from None
+        if is_meta(obj):
+            m = obj[META_KEY]
+            if not isinstance(m, dict):
+                raise ResultsError(f"{path}:{n}: the meta line's `meta` must be an object")
+            if m.get("engine") is not None and not isinstance(m.get("engine"), dict):
+                raise ResultsError(f"{path}:{n}: the meta line's `engine` must be an object")
+            if meta is None:
+                if first_result and not mixed_ok:
+                    raise ResultsError(
+                        f"{path}:{n}: a meta line after results ({path}:{first_result}) "
+                        f"that have none: the file mixes runs (two files joined?); split "
+                        f"it, or allow mixed files"
+                    )
+                meta, meta_at = m, n
+            elif _owner(m) != _owner(meta) and not mixed_ok:
+                raise ResultsError(
+                    f"{path}:{n}: the file mixes runs: its meta line {meta_at} names "
+                    f"{_label(_owner(meta))}, line {n} names {_label(_owner(m))} (two files "
+                    f"joined?); split it, or allow mixed files"
+                )
+            continue
+        try:
+            result = Result.from_json(obj)
+        except ValueError as e:
+            raise ResultsError(f"{path}:{n}: {terminal_safe(e, 300)}") from None
+        first_result = first_result or n
+        if result.id in by_id:
+            duplicates.append(result.id)
+            del by_id[result.id]  # keep the last one, in the position it was last written
+        by_id[result.id] = result
+    return ResultsFile(path, list(by_id.values()), meta, duplicates, n)
+
+
+def _json_problem(e: ValueError) -> str:
+    if isinstance(e, json.JSONDecodeError):
+        return f"{e.msg} (column {e.colno})"
+    return str(e)
+
+
+def read_results(path: Path, *, mixed_ok: bool = False) -> ResultsFile:
+    """Read one results file; `ResultsError` if it is missing, malformed or mixed."""
+    text = json_read.read_text(path, ResultsError, "a results file")
+    return parse_lines(text.splitlines(), str(path), mixed_ok=mixed_ok)
+
+
+def from_json_objects(
+    objs: Iterable[dict[str, Any]], meta: dict[str, Any] | None, path: str = "(this run)"
+) -> ResultsFile:
+    """A `ResultsFile` from in-memory result objects (`Result.to_json()`), for `run --report`."""
+    lines = [meta_line(meta)] if meta is not None else []
+    lines += [json_read.dumps_strict(o) for o in objs]
+    return parse_lines(lines, path)
+
+
+# ---------------------------------------------------------------- writing
+
+
+class ResultsWriter:
+    """A results file open for a run, locked until `close`. `resumed` is what it already
+    held (with `resume`), by the one rule."""
+
+    def __init__(self, path: Path, stream: Stream, resumed: ResultsFile) -> None:
+        self.path, self.stream, self.resumed = path, stream, resumed
+        self._meta_due = resumed.lines == 0
+
+    @property
+    def regular(self) -> bool:
+        """A regular file (which can be read back), not a device or FIFO."""
+        return self.stream.regular
+
+    @classmethod
+    def open(cls, path: Path, *, resume: bool, mixed_ok: bool = False) -> ResultsWriter:
+        stream = open_stream(path)
+        try:
+            if stream.regular:
+                _lock(stream, path)
+            resumed = _resume(path, mixed_ok) if resume and stream.regular else None
+            if resumed is None:
+                stream.truncate()
+                resumed = ResultsFile(str(path), [])
+            return cls(path, stream, resumed)
+        except BaseException:
+            stream.close()
+            raise
+
+    def write_meta(self, meta: dict[str, Any]) -> None:
+        """The meta line, once the engine has said hello: unless the file already has lines
+        (a resumed run keeps its first meta line)."""
+        if self._meta_due:
+            self.stream.write(meta_line(meta))
+            self._meta_due = False
+
+    def write_result(self, result: Result) -> None:
+        self.stream.write(json_read.dumps_strict(result.to_json(), sort_keys=True) + "\n")
+
+    def close(self) -> None:
+        self.stream.close()  # (closing the file releases the lock)
+
+
+def _lock(stream: Stream, path: Path) -> None:
+    try:
+        fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise ResultsError(
+                f"{path}: another palconf run is writing this results file; wait for it to "
+                f"end, or choose another --results FILE"
+            ) from None
+        # a file system without locks: go on unlocked
+
+
+def _resume(path: Path, mixed_ok: bool) -> ResultsFile:
+    """What the file holds, for `--resume`. A last line without its end of line (the run was
+    killed while writing it) is cut off the file, so its case runs again."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ResultsError(f"{path}: cannot read: {e.strerror or e}") from None
+    cut = data.rfind(b"\n") + 1
+    if cut < len(data):
+        try:
+            os.truncate(path, cut)
+        except OSError as e:
+            raise ResultsError(
+                f"{path}: cannot cut the unfinished last line off: {e.strerror or e}"
+            ) from None
+        print(
+            f"palconf: {path}: dropped an unfinished last line ({len(data) - cut} bytes); "
+            f"its case runs again",
+            file=sys.stderr,
+        )
+    try:
+        text = data[:cut].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ResultsError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    return parse_lines(text.splitlines(), str(path), mixed_ok=mixed_ok)
