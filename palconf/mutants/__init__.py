@@ -19,7 +19,10 @@ of triggered abilities), `interrupt`, `turn` (end of turn, Vigilance), `targetin
 (Taunt, Assault, attack targets), `blocking` (block step, Stealth), `battle` (battle,
 Retaliate, Breakthrough), `power` (Nocturnal, power and life), `refusals` (B-21), `reasons`
 (P-reasons: the order of the REASON table, each field's code), `protocol_state` (P-state),
-`protocol_observed` (P-observed), `protocol_legal` (P-legal).
+`protocol_observed` (P-observed), `protocol_legal` (P-legal), `overreading`
+(restrictions, forced choices and side effects the text does not state; no-op transitions),
+`lifetimes` (effects after their source is gone), `ignored_fields` (fields accepted and
+ignored; P-state and P-reasons rules read as holding on one card kind or zone).
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ MODULES = (
     "protocol_state",
     "protocol_observed",
     "protocol_legal",
+    "overreading",
+    "lifetimes",
+    "ignored_fields",
 )
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -100,7 +106,12 @@ def _register(m: Mutant) -> None:
 def overridden_methods(cls: type, base: type) -> list[str]:
     """The methods and class attributes `cls` defines itself that `base` also has: what a
     mutant overrides."""
-    return [n for n in vars(cls) if not n.startswith("__") and hasattr(base, n)]
+    names: list[str] = []
+    for klass in cls.__mro__:  # a mutant's own class, and any helper class between it and base
+        if klass is base or not issubclass(klass, base):
+            break
+        names += [n for n in vars(klass) if not n.startswith("__") and hasattr(base, n)]
+    return list(dict.fromkeys(names))
 
 
 def mutant(name: str, clause: str, misreading: str) -> Callable[[R], R]:
