@@ -79,17 +79,23 @@ class FuzzReport:
     #: every distinct difference found (keep-going: up to `max_differences`), each shrunk
     differences: list[Difference] = field(default_factory=list)
     #: what the games hit: `reason X` (the reason a refused action got), `rows X + Y` (two
-    #: REASON rows one action broke together), `edge NAME` (a STATE edge sent with `setup`)
+    #: REASON rows one action broke together), `edge NAME` (a STATE edge sent with `setup`),
+    #: `edge NAME@CELL` (… on a card in that cell: generators._cells), `cell X CELL` (reason X
+    #: given to an action whose acting card is in that cell)
     hits: Counter[str] = field(default_factory=Counter)
     #: the campaign was stopped from outside (`should_stop`) before it was done
     stopped: bool = False
 
     def count(self, game: Game) -> None:
-        for edge in game.edges:
+        for edge in game.edges:  # `name`, or `name@cell` for an edge crossed with cells
             self.hits[f"edge {edge}"] += 1
+            if "@" in edge:
+                self.hits[f"edge {edge.split('@')[0]}"] += 1
         for step in game.steps:
             if step.broken:
                 self.hits[f"reason {step.broken[0]}"] += 1
+                if step.cell:
+                    self.hits[f"cell {step.broken[0]} {step.cell}"] += 1
                 rows = sorted(set(step.broken), key=_row)
                 for i, a in enumerate(rows):
                     for b in rows[i + 1 :]:
