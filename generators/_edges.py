@@ -8,6 +8,11 @@ verdict of the rewritten STATE; the generator only aims. No rewrite produces a S
 page leaves open (`Brave -200`, `taunt`, a missing `op`: "may be refused with either
 code") or a field the page does not name.
 
+An edge whose rule names no card kind, zone or state (`power-bad`, `state-bad`,
+`missing-id` …) is crossed with the cells it allows (`CROSSED`, generators._cells): `edge_at`
+rewrites a card in the cell asked for (or one drawn), so a misreading that shows on one kind
+or zone only is found; a step records the visit as `name@cell`.
+
 ACTIONs (`P-reasons`): `generators._probes`.
 """
 

@@ -8,16 +8,22 @@ game (generators.lockstep):
 - one game per STATE edge (generators._edges.EDGES): a rich board, one action (so that a
   refused `setup` that wrongly resets the game shows), then that edge's STATE in several
   variants, each sent with `setup` (refused: the game goes on as it was; accepted: it goes
-  on from the new board);
+  on from the new board); an edge crossed with card kind × zone × state, `PER_CELL`
+  variants in each cell its rule allows;
 - at a few positions of a rich board (A's main phase, the block step, the quick step, B's
   main phase), every single change of every action (generators._probes.changes), then for
   every action one with each pair of kinds of change, and some with three, so that actions
-  break several rows of the REASON table at once.
+  break several rows of the REASON table at once. The refused probes (which change nothing)
+  are played first, so that each is answered at the position it was made for; then some of
+  the accepted ones.
 
 The boards hold what the rows need: unaffordable cards with and without choices, a rested
 Taunt Pal, a standing Pal, an attacker with an On Attack choice, a full and a free
-structure, Interrupt cards and a card to discard. Keywords and abilities the engine does not
-implement are taken off (`restrict`), so the sweep works for every engine.
+structure, Interrupt cards and a card to discard, and a card in every cell of
+generators._cells (a rested structure holding a rested Pal, a Pal and a structure in the
+graveyard), so each kind of action is tried on each kind of card in each zone and state.
+Keywords and abilities the engine does not implement are taken off (`restrict`), so the
+sweep works for every engine.
 """
 
 from __future__ import annotations

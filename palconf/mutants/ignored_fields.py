@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from palconf.mutants import mutant
-from palconf.mutants.protocol_state import _cards, _is_int
+from palconf.mutants.protocol_state import _cards, _effects, _is_int
 from palconf.oracle.checks import CheckRules
 from palconf.oracle.model import StateError
 from palconf.oracle.rules import Refusal, Rules
@@ -160,8 +160,6 @@ class EmptyAssignedOutsideRefused(Rules):
 class ZeroAmountRefused(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        from palconf.mutants.protocol_state import _effects
-
         if any(e.get("amount") == 0 and _is_int(e.get("amount")) for e in _effects(data)):
             raise StateError("invalid-state", "an effect with `amount` 0 does nothing")
         return super().from_state(data)

@@ -87,6 +87,15 @@ class ActivateOnlyInBattle(Rules):
         yield from super().check_activate(g, a)
 
 
+def _refuse_choices(g: GameState, pending: list[Pending], op: str, own: bool, message: str) -> None:
+    """Refuse (illegal-target) a bound choice of an `op` effect that names a Pal of the
+    effect's controller (`own`) or of the opponent (not `own`)."""
+    for p in pending:
+        if p.effect.op == op and p.choice is not None:
+            if (g.cards[p.choice].owner == p.controller) == own:
+                raise Refusal("illegal-target", f"{p.choice!r} {message}")
+
+
 @mutant(
     "destroy-chooses-only-opposing-pals",
     "B-19",
@@ -96,10 +105,7 @@ class ActivateOnlyInBattle(Rules):
 class DestroyOnlyOpposing(Rules):
     def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
         super().bind_choices(g, pending, choose)
-        for p in pending:
-            if p.effect.op == "destroy" and p.choice is not None:
-                if g.cards[p.choice].owner == p.controller:
-                    raise Refusal("illegal-target", f"{p.choice!r} is your own Pal")
+        _refuse_choices(g, pending, "destroy", True, "is your own Pal")
 
 
 @mutant(
@@ -111,10 +117,7 @@ class DestroyOnlyOpposing(Rules):
 class PumpOnlyOwn(Rules):
     def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
         super().bind_choices(g, pending, choose)
-        for p in pending:
-            if p.effect.op == "pump" and p.choice is not None:
-                if g.cards[p.choice].owner != p.controller:
-                    raise Refusal("illegal-target", f"{p.choice!r} is not your Pal")
+        _refuse_choices(g, pending, "pump", False, "is not your Pal")
 
 
 @mutant(
