@@ -106,12 +106,7 @@ def _register(m: Mutant) -> None:
 def overridden_methods(cls: type, base: type) -> list[str]:
     """The methods and class attributes `cls` defines itself that `base` also has: what a
     mutant overrides."""
-    names: list[str] = []
-    for klass in cls.__mro__:  # a mutant's own class, and any helper class between it and base
-        if klass is base or not issubclass(klass, base):
-            break
-        names += [n for n in vars(klass) if not n.startswith("__") and hasattr(base, n)]
-    return list(dict.fromkeys(names))
+    return [n for n in vars(cls) if not n.startswith("__") and hasattr(base, n)]
 
 
 def mutant(name: str, clause: str, misreading: str) -> Callable[[R], R]:

@@ -18,9 +18,6 @@ from palconf.mutants import mutant
 from palconf.oracle.model import CardState, GameState, Pump
 from palconf.oracle.rules import Pending, Rules
 
-#: the stand-in card id of the record of who made it night (no card has it: it pumps nothing)
-NIGHT = "\u0000night"
-
 
 @dataclass(frozen=True, slots=True)
 class SourcedPump(Pump):
@@ -30,23 +27,14 @@ class SourcedPump(Pump):
 
 
 class _Sourced(Rules):
-    """Records the source of every pump (and of the night) a card in play gave."""
+    """Records the source of every pump a card in play gave."""
 
     def resolve_effect(self, g: GameState, p: Pending) -> None:
         before = len(g.pumps)
-        night = g.night
         super().resolve_effect(g, p)
-        if not p.source_is_card_in_play:
-            return
-        if len(g.pumps) > before:
+        if p.source_is_card_in_play and len(g.pumps) > before:
             pump = g.pumps.pop()
             g.pumps.append(SourcedPump(pump.card, pump.amount, p.source))
-        if p.effect.op == "night" and g.night and not night:
-            g.pumps.append(SourcedPump(NIGHT, 0, p.source))
-
-
-def _given_by(g: GameState, card: CardState) -> list[Pump]:
-    return [p for p in g.pumps if isinstance(p, SourcedPump) and p.source == card.id]
 
 
 @mutant(
@@ -58,8 +46,7 @@ def _given_by(g: GameState, card: CardState) -> list[Pump]:
 class PumpsEndWithSource(_Sourced):
     def put_into_graveyard(self, g: GameState, card: CardState) -> None:
         super().put_into_graveyard(g, card)
-        gone = _given_by(g, card)
-        g.pumps = [p for p in g.pumps if p not in gone or p.card == NIGHT]
+        g.pumps = [p for p in g.pumps if not (isinstance(p, SourcedPump) and p.source == card.id)]
 
 
 @mutant(
@@ -71,28 +58,32 @@ class PumpsEndWithSource(_Sourced):
 class OrphanPumpsOutlastTurn(_Sourced):
     def end_until_end_of_turn(self, g: GameState) -> None:
         orphans = [
-            p
-            for p in g.pumps
-            if isinstance(p, SourcedPump) and p.card != NIGHT and not g.cards[p.source].in_play
+            p for p in g.pumps if isinstance(p, SourcedPump) and not g.cards[p.source].in_play
         ]
         super().end_until_end_of_turn(g)
         g.pumps += orphans
 
 
+#: the `source` of the record (a pump of 0 on the card that made it night) of who made night
+NIGHT = "\u0000night"
+
+
 @mutant(
     "night-ends-with-its-source",
     "B-5",
-    "Night made by a card's ability is read as lasting while that card is in play: when it "
-    "is put into the graveyard, it is day again.",
+    "Night made by a card's ability is read as an effect on that card, like an increase: "
+    "when the card is put into the graveyard that turn, it is day again.",
 )
-class NightEndsWithSource(_Sourced):
-    def put_into_graveyard(self, g: GameState, card: CardState) -> None:
-        super().put_into_graveyard(g, card)
-        if any(p.card == NIGHT for p in _given_by(g, card)):
-            g.night = False
-        g.pumps = [p for p in g.pumps if not (p.card == NIGHT and p in _given_by(g, card))]
+class NightEndsWithSource(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        night = g.night
+        super().resolve_effect(g, p)
+        if p.effect.op == "night" and g.night and not night and p.source_is_card_in_play:
+            g.pumps.append(SourcedPump(p.source, 0, NIGHT))
 
-    def end_until_end_of_turn(self, g: GameState) -> None:
-        kept = [p for p in g.pumps if p.card == NIGHT]
-        super().end_until_end_of_turn(g)
-        g.pumps += kept
+    def put_into_graveyard(self, g: GameState, card: CardState) -> None:
+        if any(
+            isinstance(p, SourcedPump) and p.source == NIGHT for p in g.pumps if p.card == card.id
+        ):
+            g.night = False
+        super().put_into_graveyard(g, card)

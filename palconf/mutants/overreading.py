@@ -137,7 +137,7 @@ class BlockOnlyMaster(Rules):
 @mutant(
     "rest-stand-effects-toggle",
     "B-19",
-    "`rest` and `stand` are read as turning the card over: on a Pal already rested, `rest` "
+    "The `rest` and `stand` effects are read as turning the card over: on a rested Pal, `rest` "
     "stands it (and `stand` rests a standing one).",
 )
 class RestStandToggle(Rules):
