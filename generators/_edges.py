@@ -8,6 +8,11 @@ verdict of the rewritten STATE; the generator only aims. No rewrite produces a S
 page leaves open (`Brave -200`, `taunt`, a missing `op`: "may be refused with either
 code") or a field the page does not name.
 
+An edge whose rule names no card kind, zone or state (`power-bad`, `state-bad`,
+`missing-id` …) is crossed with the cells it allows (`CROSSED`, generators._cells): `edge_at`
+rewrites a card in the cell asked for (or one drawn), so a misreading that shows on one kind
+or zone only is found; a step records the visit as `name@cell`.
+
 ACTIONs (`P-reasons`): `generators._probes`.
 """
 
@@ -15,79 +20,18 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-ZONES = ("hand", "battle", "structures", "graveyard")
-State = dict[str, Any]
-#: a rewrite: the board (a deep copy, changed in place) and a random source → the STATE to
-#: send (the board itself, or something made of it); a board that lacks what the edge needs
-#: gets it from `KIT` first
-Rewrite = Callable[[State, random.Random], Any]
+from ._cells import CELLS, EVENTS, OUT_OF_PLAY, PALS, STRUCTURES, ZONES, State, some_card
+from ._cells import add as _add
+from ._cells import cards as _cards
 
-
-def _cards(state: State) -> Iterator[tuple[dict[str, Any], str, str]]:
-    """(card, zone, player) of every card, assigned Pals as zone `assigned`."""
-    for p, pdata in state.get("players", {}).items():
-        for zone in ZONES:
-            for card in pdata.get(zone, []) or []:
-                yield card, zone, p
-                for pal in card.get("assigned", []) or []:
-                    yield pal, "assigned", p
-
-
-#: cards an edge may need and a drawn board may lack (Hypothesis draws many small boards):
-#: `_card` adds one to A's hand (a structure to A's structures) when none is there
-KIT: dict[str, dict[str, Any]] = {
-    "pal": {"kind": "pal", "power": 3000, "strike": 1},
-    "structure": {"kind": "structure", "slots": 1},
-    "pal-activate": {
-        "kind": "pal",
-        "power": 3000,
-        "abilities": [
-            {"when": "activate", "quick": True, "cost": 0, "effect": {"op": "energy", "amount": 1}}
-        ],
-    },
-    "pal-deploy": {
-        "kind": "pal",
-        "power": 3000,
-        "abilities": [
-            {"when": "deploy", "effect": {"op": "pump", "target": "self", "amount": 300}}
-        ],
-    },
-    "event-pump": {"kind": "event", "effect": {"op": "pump", "target": "chosen", "amount": 300}},
-    "event-damage": {
-        "kind": "event",
-        "effect": {"op": "damage", "player": "opponent", "amount": 1},
-    },
-    "event-energy": {"kind": "event", "effect": {"op": "energy", "amount": 1}},
-    "event-destroy": {"kind": "event", "effect": {"op": "destroy", "target": "chosen"}},
-    "event-rest": {"kind": "event", "effect": {"op": "rest", "target": "chosen"}},
-    "event-stand": {"kind": "event", "effect": {"op": "stand", "target": "self"}},
-    "event-night": {"kind": "event", "effect": {"op": "night", "value": True}},
-}
-
-
-def _add(state: State, need: str) -> dict[str, Any]:
-    taken = {c.get("id") for c, _, _ in _cards(state)}
-    n = 1
-    while f"x{n}" in taken:
-        n += 1
-    card = {"id": f"x{n}", **copy.deepcopy(KIT[need])}
-    zone = "structures" if card["kind"] == "structure" else "hand"
-    state["players"]["A"].setdefault(zone, []).append(card)
-    return card
-
-
-def _some_card(
-    state: State,
-    rng: random.Random,
-    test: Callable[[dict[str, Any], str], bool] = lambda c, z: True,
-    need: str = "pal",
-) -> dict[str, Any]:
-    """A card matching `test`; one of the kit (`need`) is added when there is none."""
-    found = [c for c, z, _ in _cards(state) if test(c, z)]
-    return rng.choice(found) if found else _add(state, need)
+#: a rewrite: the board (a deep copy, changed in place), a random source and, for an edge
+#: crossed with card kind × zone × state (`CROSSED`), the cell of the card to rewrite → the
+#: STATE to send (the board itself, or something made of it); a board that lacks what the
+#: edge needs gets it from `KIT` (or a plain card in the cell) first
+Rewrite = Callable[..., Any]
 
 
 def _player(state: State, rng: random.Random) -> dict[str, Any]:
@@ -101,8 +45,8 @@ def _set_card(
     test: Callable[[dict[str, Any], str], bool],
     need: str = "pal",
 ) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> Any:
-        card = _some_card(state, rng, test, need)
+    def rewrite(state: State, rng: random.Random, cell: str | None = None) -> Any:
+        card = some_card(state, rng, test, need, cell)
         card[field] = rng.choice(values)
         return state
 
@@ -112,8 +56,8 @@ def _set_card(
 def _drop_card_field(
     field: str, test: Callable[[dict[str, Any], str], bool], need: str = "pal"
 ) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> Any:
-        card = _some_card(state, rng, lambda c, z: field in c and test(c, z), need)
+    def rewrite(state: State, rng: random.Random, cell: str | None = None) -> Any:
+        card = some_card(state, rng, lambda c, z: field in c and test(c, z), need, cell)
         card.pop(field, None)
         return state
 
@@ -169,7 +113,7 @@ def _move_card(
 
 
 def _structure_in_hand_holding(state: State, rng: random.Random) -> Any:
-    pal = _some_card(state, rng, lambda c, z: c.get("kind") == "pal" and z != "assigned")
+    pal = some_card(state, rng, lambda c, z: c.get("kind") == "pal" and z != "assigned")
     for pdata in state["players"].values():
         for zone in ZONES:
             if pal in pdata.get(zone, []):
@@ -181,7 +125,7 @@ def _structure_in_hand_holding(state: State, rng: random.Random) -> Any:
 
 
 def _overfull(state: State, rng: random.Random) -> Any:
-    s = _some_card(state, rng, lambda c, z: z == "structures", "structure")
+    s = some_card(state, rng, lambda c, z: z == "structures", "structure")
     held = s.setdefault("assigned", [])
     s["slots"] = len(held)
     held.append({"id": f"{s['id']}p{len(held)}", "kind": "pal", "power": 1000})
@@ -218,7 +162,7 @@ def _not_object(where: str) -> Rewrite:
             pdata.setdefault("hand", []).append("a card")
             return state
         if where == "ability":
-            card = _some_card(state, rng)
+            card = some_card(state, rng)
             card.setdefault("abilities", []).append("On Deploy: win")
             return state
         effects = [c for c, _, _ in _cards(state) if c.get("kind") == "event"]
@@ -289,8 +233,8 @@ def _ability_field(field: str, values: tuple[Any, ...], when: str | None = None)
 
 
 def _keyword(values: tuple[str, ...]) -> Rewrite:
-    def rewrite(state: State, rng: random.Random) -> Any:
-        card = _some_card(state, rng)
+    def rewrite(state: State, rng: random.Random, cell: str | None = None) -> Any:
+        card = some_card(state, rng, cell=cell)
         card.setdefault("keywords", []).append(rng.choice(values))
         return state
 
@@ -338,9 +282,34 @@ def _defaults_left_out(state: State, rng: random.Random) -> Any:
     return state
 
 
-def _written_state_out_of_play(state: State, rng: random.Random) -> Any:
-    card = _some_card(state, rng, lambda c, z: z in ("hand", "graveyard"))
+def _written_state_out_of_play(state: State, rng: random.Random, cell: str | None = None) -> Any:
+    card = some_card(state, rng, lambda c, z: z in ("hand", "graveyard"), cell=cell)
     card["state"] = "rest"
+    return state
+
+
+#: fields a kind gives no meaning to, and valid values of them (I-19: accepted and ignored)
+_UNUSED = {
+    "pal": ("slots",),
+    "event": ("power", "strike", "slots"),
+    "structure": ("power", "strike"),
+}
+
+
+def _ignored_fields(state: State, rng: random.Random, cell: str | None = None) -> Any:
+    """Valid values of the fields a card's kind does not use (an event's `power`, a Pal's
+    `slots`), and a `cost` on a card in play: accepted, shown as if not written."""
+    card = some_card(state, rng, cell=cell)
+    for field in _UNUSED.get(str(card.get("kind")), ()):
+        card[field] = rng.choice((0, 2, 3000))
+    if cell is not None and cell.count("/") == 2:
+        card["cost"] = rng.choice((0, 9))
+    return state
+
+
+def _empty_assigned_out_of_play(state: State, rng: random.Random, cell: str | None = None) -> Any:
+    test = lambda c, z: c.get("kind") == "structure" and z in ("hand", "graveyard")  # noqa: E731
+    some_card(state, rng, test, "structure", cell)["assigned"] = []
     return state
 
 
@@ -355,7 +324,10 @@ EDGES: dict[str, Rewrite] = {
     "ok-state-written-out-of-play": _written_state_out_of_play,
     "ok-pump-negative": _effect_field("amount", (-300, -5000), ("pump",)),
     "ok-brave-0": _keyword(("Brave 0", "Serious 0")),
-    "ok-zero-values": _set_card("strike", (0,), _is_pal),
+    "ok-zero-values": _set_card("strike", (0,), _any),
+    "ok-zero-amounts": _effect_field("amount", (0,), ("pump", "damage", "energy")),
+    "ok-ignored-fields": _ignored_fields,
+    "ok-empty-assigned-out-of-play": _empty_assigned_out_of_play,
     "ok-life-1": _set_player("life", (1,)),
     "not-object-state": lambda s, r: [s],  # the whole STATE a list
     "not-object-players": _not_object("players"),
@@ -374,12 +346,10 @@ EDGES: dict[str, Rewrite] = {
     "missing-life": _drop_life,
     "life-bad": _set_player("life", (0, True, -1, "5", 2.5)),
     "energy-bad": _set_player("energy", NOT_INTEGERS),
-    "power-bad": _set_card("power", NOT_INTEGERS, _is_pal),
-    "strike-bad": _set_card("strike", NOT_INTEGERS, _is_pal),
+    "power-bad": _set_card("power", NOT_INTEGERS, _any),  # on every kind (I-19)
+    "strike-bad": _set_card("strike", NOT_INTEGERS, _any),
     "cost-bad": _set_card("cost", NOT_INTEGERS, _any),
-    "slots-bad": _set_card(
-        "slots", NOT_INTEGERS, lambda c, z: c.get("kind") == "structure", "structure"
-    ),
+    "slots-bad": _set_card("slots", NOT_INTEGERS, _any, "structure"),
     "amount-bad": _effect_field("amount", NOT_INTEGERS, ("damage", "energy")),
     "id-bad": _set_card("id", ("master", "", 7), _any),
     "id-duplicate": _duplicate_id,
@@ -427,10 +397,49 @@ EDGES: dict[str, Rewrite] = {
 
 EDGE_NAMES: tuple[str, ...] = tuple(EDGES)
 
+#: the edges whose rule names no card kind, zone or state (or names only some), each with the
+#: cells (generators._cells) it is sent in: a rule that holds on every card is tried on each
+CROSSED: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        """ok-brave-0 ok-zero-values ok-ignored-fields missing-id missing-kind power-bad
+        strike-bad cost-bad slots-bad id-bad kind-bad state-bad keyword-number-missing
+        keyword-number-extra name-bad keywords-not-list keyword-not-string abilities-not-list
+        unsupported-keyword""".split(),
+        CELLS,
+    ),
+    "ok-state-written-out-of-play": OUT_OF_PLAY,
+    "ok-empty-assigned-out-of-play": ("structure/hand", "structure/graveyard"),
+    "missing-power": PALS,
+    "assigned-on-non-structure": PALS + EVENTS,
+    "event-without-effect": EVENTS,
+    "non-event-with-effect": PALS + STRUCTURES,
+    "assigned-not-list": STRUCTURES,
+}
 
-def edge_state(rng: random.Random, board: State, name: str | None = None) -> tuple[Any, str]:
-    """`board` rewritten at one edge, `name` or one chosen uniformly: (the STATE, the edge's
-    name). A board that lacks what the edge needs gets it from `KIT`."""
+
+def edge_at(
+    rng: random.Random, board: State, name: str | None = None, cell: str | None = None
+) -> tuple[Any, str, str]:
+    """`board` rewritten at one edge, `name` or one chosen uniformly, on a card in `cell` (or
+    one chosen uniformly of the cells the edge is crossed with): (the STATE, the edge's name,
+    the cell, "" for an edge not crossed). A board that lacks what the edge needs gets it
+    from `KIT`, or a plain card in the cell."""
     if name is None:
         name = EDGE_NAMES[rng.randrange(len(EDGE_NAMES))]
-    return EDGES[name](copy.deepcopy(board), rng), name
+    cells = CROSSED.get(name, ())
+    if not cells:
+        return EDGES[name](copy.deepcopy(board), rng), name, ""
+    if cell is None:
+        cell = cells[rng.randrange(len(cells))]
+    return EDGES[name](copy.deepcopy(board), rng, cell), name, cell
+
+
+def edge_state(rng: random.Random, board: State, name: str | None = None) -> tuple[Any, str]:
+    """`edge_at` without the cell: (the STATE, the edge's name)."""
+    state, name, _ = edge_at(rng, board, name)
+    return state, name
+
+
+def label(name: str, cell: str) -> str:
+    """How a visit of edge `name` in `cell` is recorded (`Step.edge`): `name@cell`."""
+    return f"{name}@{cell}" if cell else name

@@ -29,7 +29,7 @@ from palconf.oracle import Rules
 from palconf.oracle.model import KEYWORD_IDS
 
 from ._boards import check_count, check_keywords, states
-from ._edges import edge_state
+from ._edges import edge_at, label
 from ._probes import probe_actions
 from .game import (
     DO_ORDER,
@@ -256,8 +256,8 @@ def _draw_games(
     while played < n:
         batch: list[tuple[dict[str, Any], str]]
         if rng is not None and rng.randrange(100) < setup_share:
-            edged, edge = edge_state(rng, draw(board))
-            batch = [({"setup": edged}, edge)]
+            edged, edge, cell = edge_at(rng, draw(board))
+            batch = [({"setup": edged}, label(edge, cell))]
         elif rng is not None and legal and rng.randrange(100) < probe_share:
             batch = [(a, "") for a in probe_actions(rng, game, legal, PROBES)]
         else:

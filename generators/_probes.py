@@ -73,8 +73,8 @@ def changes(game: Rules, a: Action) -> list[tuple[str, Action]]:
 
 
 def bases(game: Rules, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What probes start from: the legal actions, and one of each kind that is not legal
-    now (made from the game's ids)."""
+    """What probes start from: the legal actions, and of each kind that is not legal now,
+    one on a card of each card kind × zone × state the game has (generators._cells)."""
     ids = sorted(game.state.cards) or ["a1"]
     acting = game.state.priority or game.state.active
     bases = list(legal)
@@ -82,7 +82,7 @@ def bases(game: Rules, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for do, fields in FIELDS_OF.items():
         if do in present:
             continue
-        for card in ids[:4]:
+        for card in _one_per_cell(game, ids):
             a: dict[str, Any] = {"do": do, "player": acting}
             for f in fields:
                 a[f] = 0 if f == "ability" else "energy" if f == "pay" else card
@@ -90,6 +90,17 @@ def bases(game: Rules, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 a["target"] = "master"
             bases.append(a)
     return bases
+
+
+def _one_per_cell(game: Rules, ids: list[str]) -> list[str]:
+    """The first id (in `ids` order) of a card of each kind × zone × state."""
+    first: dict[tuple[str, str, str], str] = {}
+    for cid in ids:
+        card = game.state.cards.get(cid)
+        if card is None:
+            return ids[:4]  # no cards yet: the stand-in id
+        first.setdefault((card.card.kind, card.zone, card.state if card.in_play else ""), cid)
+    return list(first.values())
 
 
 def probe_actions(

@@ -78,18 +78,21 @@ class FuzzReport:
     first_found_at: int | None = None  # the example where a difference was first seen
     #: every distinct difference found (keep-going: up to `max_differences`), each shrunk
     differences: list[Difference] = field(default_factory=list)
-    #: what the games hit: `reason X` (the reason a refused action got), `rows X + Y` (two
-    #: REASON rows one action broke together), `edge NAME` (a STATE edge sent with `setup`)
+    #: what the games hit: `reason X`, `rows X + Y` (rows one action broke), `edge NAME`,
+    #: `edge NAME@CELL` and `cell X CELL` (reason X, acting card in CELL): see format_hits
     hits: Counter[str] = field(default_factory=Counter)
     #: the campaign was stopped from outside (`should_stop`) before it was done
     stopped: bool = False
 
     def count(self, game: Game) -> None:
-        for edge in game.edges:
-            self.hits[f"edge {edge}"] += 1
+        for edge in game.edges:  # `name`, or `name@cell` for an edge crossed with cells
+            self.hits.update({f"edge {edge}", f"edge {edge.partition('@')[0]}"})
         for step in game.steps:
             if step.broken:
-                self.hits[f"reason {step.broken[0]}"] += 1
+                first = step.broken[0]
+                self.hits[f"reason {first}"] += 1
+                if step.cell:
+                    self.hits[f"cell {first} {step.cell}"] += 1
                 rows = sorted(set(step.broken), key=_row)
                 for i, a in enumerate(rows):
                     for b in rows[i + 1 :]:

@@ -8,16 +8,22 @@ game (generators.lockstep):
 - one game per STATE edge (generators._edges.EDGES): a rich board, one action (so that a
   refused `setup` that wrongly resets the game shows), then that edge's STATE in several
   variants, each sent with `setup` (refused: the game goes on as it was; accepted: it goes
-  on from the new board);
+  on from the new board); an edge crossed with card kind × zone × state, `PER_CELL`
+  variants in each cell its rule allows;
 - at a few positions of a rich board (A's main phase, the block step, the quick step, B's
   main phase), every single change of every action (generators._probes.changes), then for
   every action one with each pair of kinds of change, and some with three, so that actions
-  break several rows of the REASON table at once.
+  break several rows of the REASON table at once. The refused probes (which change nothing)
+  are played first, so that each is answered at the position it was made for; then some of
+  the accepted ones.
 
 The boards hold what the rows need: unaffordable cards with and without choices, a rested
 Taunt Pal, a standing Pal, an attacker with an On Attack choice, a full and a free
-structure, Interrupt cards and a card to discard. Keywords and abilities the engine does not
-implement are taken off (`restrict`), so the sweep works for every engine.
+structure, Interrupt cards and a card to discard, and a card in every cell of
+generators._cells (a rested structure holding a rested Pal, a Pal and a structure in the
+graveyard), so each kind of action is tried on each kind of card in each zone and state.
+Keywords and abilities the engine does not implement are taken off (`restrict`), so the
+sweep works for every engine.
 """
 
 from __future__ import annotations
@@ -30,14 +36,20 @@ from typing import Any
 
 from palconf.oracle import Rules
 
-from ._edges import EDGE_NAMES, edge_state
+from ._edges import CROSSED, EDGE_NAMES, edge_at, label
 from ._probes import bases, changes
-from .game import Game, play, sort_legal
+from .game import Game, Step, action_key, load, play, sort_legal
 
-#: how many variants of each STATE edge a sweep game sends
+#: how many variants of each STATE edge a sweep game sends (of an edge crossed with card kind
+#: × zone × state: how many in each cell)
 VARIANTS = 6
-#: probes per sweep game (the single changes of a position are split over several games)
+PER_CELL = 2
+#: probes per sweep game (the single changes of a position are split over several games);
+#: refused ones cost less (OBSERVED unchanged, LEGAL taken from the step before)
 PER_GAME = 150
+REFUSED_PER_GAME = 300
+#: how many accepted probes (legal actions with a harmless change) each position keeps
+ACCEPTED = 60
 #: how many three-change probes each position gets (pairs are systematic: `_pairs`)
 COMBINED = 200
 
@@ -65,6 +77,7 @@ BOARD: dict[str, Any] = {
                 {"id": "a4", "kind": "pal", "power": 2000, "keywords": ["Interrupt"]},
                 {"id": "a5", "kind": "structure"},
                 {"id": "a13", "kind": "pal", "power": 3000, "cost": 2},
+                {"id": "a15", "kind": "structure", "cost": 2},
             ],
             "battle": [
                 {
@@ -86,8 +99,20 @@ BOARD: dict[str, Any] = {
                     "assigned": [{"id": "a10", "kind": "pal", "power": 1000}],
                 },
                 {"id": "a11", "kind": "structure", "slots": 1},
+                {
+                    "id": "a16",
+                    "kind": "structure",
+                    "slots": 1,
+                    "state": "rest",
+                    "abilities": [{"when": "activate", "effect": {"op": "energy", "amount": 1}}],
+                    "assigned": [{"id": "a17", "kind": "pal", "power": 1500, "state": "rest"}],
+                },
             ],
-            "graveyard": [{"id": "a12", "kind": "event", "effect": {"op": "energy", "amount": 1}}],
+            "graveyard": [
+                {"id": "a12", "kind": "event", "effect": {"op": "energy", "amount": 1}},
+                {"id": "a18", "kind": "pal", "power": 2000},
+                {"id": "a19", "kind": "structure"},
+            ],
         },
         "B": {
             "life": 5,
@@ -192,9 +217,17 @@ def _pairs(rng: random.Random, game: Rules, base: dict[str, Any]) -> list[dict[s
         for second in names[i + 1 :]:
             action = rng.choice(kinds[first])
             again = [c for w, c in changes(game, action) if w == second]
-            if again:
+            if first in _CHOICES and second.startswith("other-") and "choose" in base:
+                out += again  # the last row with every card in the field: each row before it
+            elif again:
                 out.append(rng.choice(again))
     return out
+
+
+#: the changes that break the last row of the REASON table (the choices, checked after the
+#: move): paired with every value of an id field, not one drawn, so that each earlier row
+#: that field can break meets it
+_CHOICES = ("bad-choice", "no-choice")
 
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
@@ -207,10 +240,19 @@ def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Gam
     board = restrict(BOARD, allowed)
     for name in EDGE_NAMES:
         steps: list[dict[str, Any]] = [{"do": "end-turn", "player": "A"}]
-        for variant in range(VARIANTS):
-            state, _ = edge_state(_Variant(variant), board, name)
+        labels: list[str] = []
+        cells = CROSSED.get(name, ())
+        # an edge crossed with cells: PER_CELL variants in each, the values turning over
+        # from cell to cell; else VARIANTS variants
+        for k, cell in enumerate(c for c in cells for _ in range(PER_CELL)):
+            state, _, _ = edge_at(_Variant(k), board, name, cell)
             steps.append({"setup": state})
-        yield _with_edges(play(rules, board, steps), name)
+            labels.append(label(name, cell))
+        for variant in range(0 if cells else VARIANTS):
+            state, _, _ = edge_at(_Variant(variant), board, name)
+            steps.append({"setup": state})
+            labels.append(name)
+        yield _with_edges(play(rules, board, steps), labels)
     for prefix in _positions(rules, board):
         position = rules.from_state(board)
         for action in prefix:
@@ -224,7 +266,14 @@ def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Gam
             for _ in range(3):
                 action = rng.choice(changes(position, action))[1]
             probes.append(action)
-        for chunk in _chunks(probes, PER_GAME):
+        # each refused probe at the position it was made for: the refused ones (which change
+        # nothing) first, then some of the accepted ones (which move the game on)
+        probes = list({action_key(p): p for p in probes}.values())
+        accepted = [not position.reasons(p) for p in probes]
+        refused = [p for p, ok in zip(probes, accepted, strict=True) if not ok]
+        rest = [p for p, ok in zip(probes, accepted, strict=True) if ok]
+        rest = rng.sample(rest, min(len(rest), ACCEPTED))  # each costs a LEGAL list
+        for chunk in [*_chunks(refused, REFUSED_PER_GAME), *_chunks(rest, PER_GAME)]:
             yield play(rules, board, prefix + chunk)
 
 
@@ -243,7 +292,49 @@ class _Variant(random.Random):
         return 0.25 if self.k % 2 == 0 else 0.75
 
 
-def _with_edges(game: Game, name: str) -> Game:
-    """The game with its setup steps marked as visits of the edge `name`."""
-    steps = tuple(replace(s, edge=name) if s.is_setup else s for s in game.steps)
+def _with_edges(game: Game, labels: list[str]) -> Game:
+    """The game with its setup steps marked, in turn, as visits of the edges `labels`
+    (`name` or `name@cell`)."""
+    marks = iter(labels)
+    steps = tuple(replace(s, edge=next(marks)) if s.is_setup else s for s in game.steps)
     return replace(game, steps=steps)
+
+
+KINDS = ("pal", "event", "structure")
+
+
+def _kind(step: Step) -> str:
+    """The card kind a step was aimed at: its edge's cell, or its acting card's."""
+    cell = step.edge.partition("@")[2] if step.is_setup else step.cell
+    kind = cell.split("/")[0]
+    return kind if kind in KINDS else ""
+
+
+def found_per_kind(rules: type[Rules], games: list[Game]) -> dict[str, int]:
+    """For each card kind, the first of the sweep's `games` (1-based) in which `rules` (a
+    mutant) answers a step aimed at a card of that kind otherwise than the oracle did: a
+    setup step's verdict or OBSERVED, an action's verdict or reason. What the sweep finds
+    on every kind, and what only on some. A game is followed up to its first difference
+    in an action (the states may part there); a setup step starts it again."""
+    found: dict[str, int] = {}
+    for n, game in enumerate(games, 1):
+        current = load(rules, game.state)
+        if isinstance(current, dict):
+            continue
+        for step in game.steps:
+            if step.is_setup:
+                loaded = load(rules, step.action["setup"])
+                if isinstance(loaded, dict):
+                    differs = step.refusal is None or step.refusal["reason"] != loaded["reason"]
+                else:
+                    differs = step.refusal is not None or loaded.observe() != step.observed
+                    current = loaded
+            else:
+                refusal = current.apply(step.action)
+                mine = None if refusal is None else refusal.reason
+                differs = mine != (None if step.refusal is None else step.refusal["reason"])
+            if differs and _kind(step):
+                found.setdefault(_kind(step), n)
+            if differs and not step.is_setup:
+                break  # a setup step starts the game again; an action may have parted them
+    return found

@@ -12,6 +12,8 @@ from typing import Any
 
 from palconf.core import MISSING, terminal_safe
 
+from ._cells import CELLS
+from ._edges import CROSSED
 from .lockstep import Answer, Difference
 
 #: Most differing fields printed (the rest are counted).
@@ -119,4 +121,33 @@ def format_hits(hits: Mapping[str, int], reasons: Sequence[str], edges: Sequence
     lines += _columns(sent)
     if unsent:
         lines.append(f"    never: {', '.join(unsent)}")
-    return "\n".join(lines)
+    return "\n".join(lines + format_cells(hits, reasons))
+
+
+def _short(cell: str) -> str:
+    """`pal/battle/rest` → `P.b.r`, `structure/structures/stand` → `S.s.s`: a column head."""
+    return ".".join(
+        part[0].upper() if i == 0 else part[0] for i, part in enumerate(cell.split("/"))
+    )
+
+
+def format_cells(hits: Mapping[str, int], reasons: Sequence[str]) -> list[str]:
+    """The hit table by card kind × zone × state (generators._cells): each crossed STATE edge
+    sent on a card in each cell its rule allows (`-`: a cell the rule leaves out), and each
+    REASON given to an action by the cell of its acting card (`none`: an id no card has).
+    A `.` is a cell never hit: a thin row of the table is a misreading of that kind or zone
+    no campaign finds."""
+    heads = [_short(c) for c in CELLS] + ["none"]
+    legend = "P/E/S pal/event/structure; h b a s g hand battle assigned structures graveyard; "
+    lines = [
+        "  by card kind × zone × state (" + legend + "last: stand/rest):",
+        f"    {'P-state edge':<30}" + "".join(f"{h:>6}" for h in heads[:-1]),
+    ]
+    for name, cells in CROSSED.items():
+        row = [f"{hits.get(f'edge {name}@{c}', 0) or '.'}" if c in cells else "-" for c in CELLS]
+        lines.append(f"    {name:<30}" + "".join(f"{v:>6}" for v in row))
+    lines.append(f"    {'REASON, by acting card':<30}" + "".join(f"{h:>6}" for h in heads))
+    for reason in reasons:
+        row = [f"{hits.get(f'cell {reason} {c}', 0) or '.'}" for c in (*CELLS, "none")]
+        lines.append(f"    {reason:<30}" + "".join(f"{v:>6}" for v in row))
+    return lines

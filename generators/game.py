@@ -46,7 +46,9 @@ class Step:
     `sort_legal`) after it. A step is an ACTION sent with `act`, or `{"setup": STATE}`: a
     STATE sent with `setup` in the middle of a game (as a case writes a setup step).
     `broken`: every REASON row a refused action broke (`Rules.reasons`), in table order;
-    `edge`: the name of the STATE edge a setup step was drawn at (generators._edges)."""
+    `edge`: the name of the STATE edge a setup step was drawn at (generators._edges), with
+    `@cell` for an edge crossed with card kind × zone × state; `cell`: for a refused action,
+    the cell of its acting card (`acting_cell`)."""
 
     action: dict[str, Any]
     refusal: dict[str, str] | None
@@ -54,6 +56,7 @@ class Step:
     legal: list[dict[str, Any]]
     broken: tuple[str, ...] = ()
     edge: str = ""
+    cell: str = ""
 
     @property
     def accepted(self) -> bool:
@@ -160,9 +163,30 @@ def _step(
             return Step(action, loaded, *now(), (), edge), game
         game = loaded
         return Step(action, None, game.observe(), sort_legal(game.legal()), (), edge), game
+    cell = acting_cell(game, action)
     refusal = game.apply(action)
     if refusal is None:
         return Step(action, None, game.observe(), sort_legal(game.legal())), game
     broken = tuple(r.reason for r in game.reasons(action))
     refused = {"reason": refusal.reason, "message": refusal.message}
-    return Step(action, refused, *now(), broken), game
+    return Step(action, refused, *now(), broken, cell=cell), game
+
+
+#: the fields that name an action's acting card, in the order looked at
+ACTING = ("card", "attacker", "blocker")
+
+
+def acting_cell(game: Rules, action: Any) -> str:
+    """The card kind × zone × state of the card `action` acts with (generators._cells:
+    `pal/battle/rest`, `event/hand` …), `none` for an id no card has, "" for an action that
+    names no card (`pass`, `end-turn`, a malformed one)."""
+    if not isinstance(action, dict):
+        return ""
+    cid = next((action[f] for f in ACTING if isinstance(action.get(f), str)), None)
+    if cid is None:
+        return ""
+    card = game.state.cards.get(cid)
+    if card is None:
+        return "none"
+    where = f"{card.card.kind}/{card.zone}"
+    return f"{where}/{card.state}" if card.in_play else where

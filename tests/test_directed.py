@@ -6,6 +6,7 @@ condition or only in the order of REASON rows is found within 300 games."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,12 @@ from palconf.cases.loader import load_case
 from palconf.cli import main as cli_main
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.generators._boards import states
-from palconf.generators._edges import EDGE_NAMES, edge_state
+from palconf.generators._cells import CELLS, cards, cell_of
+from palconf.generators._edges import CROSSED, EDGE_NAMES, edge_at, edge_state
 from palconf.generators.differential import REASONS, fuzz, signature
-from palconf.generators.directed import BOARD, directed_games, restrict
+from palconf.generators.directed import BOARD, directed_games, found_per_kind, restrict
 from palconf.generators.export import case_from_difference, write_case
-from palconf.generators.formatting import format_hits
+from palconf.generators.formatting import _short, format_hits
 from palconf.mutants import get, load_all
 from palconf.oracle import Rules, StateError
 from palconf.oracle.model import KEYWORD_IDS
@@ -67,15 +69,50 @@ def test_edges_of_generated_boards_are_judged_as_named(board: dict[str, Any], se
     assert verdict(state) == expected_verdict(name), (name, state)
 
 
+@pytest.mark.parametrize("edge", sorted(CROSSED))
+@pytest.mark.parametrize("board", [EMPTY, BOARD], ids=["empty", "rich"])
+def test_a_crossed_edge_rewrites_a_card_in_each_of_its_cells(
+    edge: str, board: dict[str, Any]
+) -> None:
+    for k, cell in enumerate(CROSSED[edge]):
+        state, name, at = edge_at(random.Random(k), board, edge, cell)
+        assert (name, at) == (edge, cell)
+        assert verdict(state) == expected_verdict(edge), (edge, cell, state)
+        # the rewrite touched a card in that cell and no other
+        before = {json.dumps(c, sort_keys=True) for c, _, _ in cards(board)}
+        changed = [
+            (c, z) for c, z, _ in cards(state) if json.dumps(c, sort_keys=True) not in before
+        ]
+        zone = cell.split("/")[1]
+        loose = edge in ("state-bad", "kind-bad", "missing-kind")  # the edge rewrites the cell
+        assert any(cell_of(c, z) == cell or (loose and z == zone) for c, z in changed), (
+            edge,
+            cell,
+            changed,
+        )
+
+
+def test_the_cells_are_every_kind_in_every_zone_it_may_be_in() -> None:
+    assert len(CELLS) == 12 and len(set(CELLS)) == 12
+    assert {c.split("/")[0] for c in CELLS} == {"pal", "event", "structure"}
+    assert "pal/assigned/rest" in CELLS and "event/battle/stand" not in CELLS
+    board = restrict(BOARD, KEYWORD_IDS)
+    held = {cell_of(c, z) for c, z, _ in cards(board)}
+    assert held == set(CELLS)  # the sweep's board has a card in every cell, for the probes
+
+
 @pytest.mark.slow
-def test_the_sweep_visits_every_edge_and_many_pairs_of_rows() -> None:
+def test_the_sweep_visits_every_edge_in_every_cell_and_many_pairs_of_rows() -> None:
     games = list(directed_games(Rules, KEYWORD_IDS))
     edges = {e for g in games for e in g.edges}
-    assert edges == set(EDGE_NAMES)
+    assert {e.split("@")[0] for e in edges} == set(EDGE_NAMES)
+    assert {e for e in edges if "@" in e} == {
+        f"{name}@{cell}" for name, cells in CROSSED.items() for cell in cells
+    }
     pairs = {(a, b) for g in games for s in g.steps for a in s.broken for b in s.broken if a != b}
     assert ("illegal-target", "taunt-required") in pairs
     assert ("wrong-kind", "cannot-pay") in pairs and ("wrong-timing", "wrong-player") in pairs
-    assert len(games) < 200  # a sweep leaves most of a 300-game campaign to Hypothesis
+    assert len(games) < 150  # a sweep leaves half of a 300-game campaign to Hypothesis
 
 
 def test_restrict_takes_off_what_an_engine_does_not_implement() -> None:
@@ -142,12 +179,67 @@ def test_keep_going_collects_distinct_differences_each_shrunk(tmp_path: Path) ->
 
 
 def test_the_hit_table_names_every_reason_and_edge_and_what_was_never_hit() -> None:
-    hits = {"reason wrong-player": 3, "rows wrong-timing + wrong-player": 2, "edge turn-bad": 1}
+    hits = {
+        "reason wrong-player": 3,
+        "rows wrong-timing + wrong-player": 2,
+        "edge turn-bad": 1,
+        "edge power-bad@event/graveyard": 4,
+        "cell cannot-pay structure/hand": 7,
+    }
     text = format_hits(hits, REASONS, EDGE_NAMES)
     assert "REASON given (1 of 12):" in text and "wrong-player 3" in text
     assert "wrong-timing + wrong-player 2" in text and "never: wrong-timing + not-found" in text
     assert f"P-state edges sent with `setup` (1 of {len(EDGE_NAMES)}):" in text
     assert "never: ok-defaults-written" in text
+    lines = text.splitlines()
+    head = next(line.split() for line in lines if line.split()[:3] == ["P-state", "edge", "P.h"])
+    assert head[2:] == [_short(c) for c in CELLS]  # one column per cell
+    power = next(line.split() for line in lines if line.strip().startswith("power-bad"))
+    assert power[1:] == ["." if c != "event/graveyard" else "4" for c in CELLS]
+    missing = next(line.split() for line in lines if line.strip().startswith("missing-power"))
+    assert missing[1:] == ["." if c.startswith("pal/") else "-" for c in CELLS]
+    pay = next(line.split() for line in lines if line.strip().startswith("cannot-pay"))
+    assert pay[1:] == ["7" if c == "structure/hand" else "." for c in (*CELLS, "none")]
+
+
+def test_the_fuzzer_counts_edges_by_cell_and_reasons_by_acting_card() -> None:
+    engine = OracleEngine()
+    engine.start()
+    report = fuzz(engine, examples=130, seed=0, shrink=False)
+    hits = report.hits
+    for name, cells in CROSSED.items():
+        assert hits[f"edge {name}"] >= len(cells)
+        assert all(hits[f"edge {name}@{c}"] >= 1 for c in cells), name
+    # the rows the old sweep hit thinly: each now at every kind of card that can break it
+    assert hits["cell cannot-pay structure/hand"] >= 1 and hits["cell cannot-pay event/hand"] >= 1
+    assert hits["cell cannot-attack pal/battle/rest"] >= 5
+    assert hits["cell not-found pal/assigned/rest"] >= 5
+    assert hits["cell wrong-kind event/hand"] >= 5 and hits["cell wrong-kind structure/hand"] >= 1
+
+
+KIND_SPECIFIC = {
+    # a rule that holds on every kind, misread on some: found on those, not on the others
+    "state-integer-rules-only-on-pals": {"event", "structure"},
+    "state-keyword-texts-checked-only-on-pals": {"event", "structure"},
+    "state-assigned-pals-unchecked": {"pal"},
+    "state-empty-assigned-outside-refused": {"structure"},
+    "reasons-structure-cannot-pay-before-wrong-kind": {"structure"},
+    "reasons-assigned-attacker-cannot-attack": {"pal"},
+    # misread on every kind: found on every kind
+    "state-booleans-are-integers": {"pal", "event", "structure"},
+    "state-unchecked-out-of-play": {"pal", "event", "structure"},
+    "state-unused-field-refused": {"pal", "event", "structure"},
+    "state-master-id-accepted": {"pal", "event", "structure"},
+}
+
+
+def test_the_sweep_alone_finds_each_card_misreading_on_every_kind_it_shows_on() -> None:
+    games = list(directed_games(Rules, KEYWORD_IDS))
+    for name, kinds in KIND_SPECIFIC.items():
+        found = found_per_kind(get(name).rules, games)
+        assert set(found) == kinds, (name, found)
+        assert max(found.values()) <= len(games)
+    assert found_per_kind(Rules, games) == {}
 
 
 @pytest.mark.slow

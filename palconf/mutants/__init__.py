@@ -19,7 +19,10 @@ of triggered abilities), `interrupt`, `turn` (end of turn, Vigilance), `targetin
 (Taunt, Assault, attack targets), `blocking` (block step, Stealth), `battle` (battle,
 Retaliate, Breakthrough), `power` (Nocturnal, power and life), `refusals` (B-21), `reasons`
 (P-reasons: the order of the REASON table, each field's code), `protocol_state` (P-state),
-`protocol_observed` (P-observed), `protocol_legal` (P-legal).
+`protocol_observed` (P-observed), `protocol_legal` (P-legal), `overreading`
+(restrictions, forced choices and side effects the text does not state; no-op transitions),
+`lifetimes` (effects after their source is gone), `ignored_fields` (fields accepted and
+ignored; P-state and P-reasons rules read as holding on one card kind or zone).
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ MODULES = (
     "protocol_state",
     "protocol_observed",
     "protocol_legal",
+    "overreading",
+    "lifetimes",
+    "ignored_fields",
 )
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -1,0 +1,177 @@
+"""Mutants that add a rule (issue 27, families 1 and 2): over-reading — a restriction, a
+forced choice or a side effect the text does not state — and no-op transitions — an effect
+that sets what is already so, read as doing something else or as not allowed.
+
+Each asks of one B-n or clause "what could a careful but wrong reader add here?": the
+freedoms that follow from the rules' silence (who may be chosen, which card may act, what an
+action costs) and the effects whose pre-state is already their post-state (`rest` on a
+rested Pal, `night` true at night).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from palconf.mutants import mutant
+from palconf.oracle.model import CardState, Effect, GameState
+from palconf.oracle.rules import Pending, Refusal, Rules
+
+# ---------------------------------------------------------------- over-reading: restrictions
+
+
+@mutant(
+    "attack-must-target-pal-when-able",
+    "B-11",
+    "The master is read as a target of last resort: while a Pal is a legal target, the "
+    "attacker may not choose the opposing master.",
+)
+class AttackMustTargetPal(Rules):
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        targets = super().legal_targets(g, attacker)
+        pals = [t for t in targets if t != "master"]
+        return pals or targets
+
+
+@mutant(
+    "defender-must-block-when-able",
+    "B-13",
+    'The block step is read as forcing a block: "may block" taken for "must block when it '
+    'can", so the defender cannot pass while it has a Pal that may block.',
+)
+class DefenderMustBlock(Rules):
+    def check_pass(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        yield from super().check_pass(g, a)
+        if g.step == "block" and any(self.can_block(g, c.id) for c in g.battle_pals()):
+            yield Refusal("cannot-block", "a Pal that can block must block")
+
+
+@mutant(
+    "activate-needs-standing-card",
+    "B-9a",
+    "An activated ability is read as needing its card standing (as a tap cost would): a "
+    "rested card's abilities cannot be activated.",
+)
+class ActivateNeedsStanding(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        yield from super().check_activate(g, a)
+        card = g.cards.get(a["card"])
+        if card is not None and card.in_play and card.state == "rest":
+            yield Refusal("wrong-kind", f"{card.id!r} is rested")
+
+
+@mutant(
+    "activate-rests-card",
+    "B-9a",
+    "Activating an ability is read as resting its card as part of the cost (a side effect "
+    "the text does not state), so a Pal that activated cannot attack.",
+)
+class ActivateRestsCard(Rules):
+    def move_activate(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_activate(g, a)
+        g.cards[a["card"]].state = "rest"
+        return pending
+
+
+@mutant(
+    "activate-only-in-battle-area",
+    "B-8",
+    "Only the cards in the battle area may activate abilities: a Pal on a structure and a "
+    "structure itself cannot, though both are in play.",
+)
+class ActivateOnlyInBattle(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        card = g.cards.get(a["card"])
+        if card is not None and card.owner == a["player"] and card.zone != "battle":
+            a = {**a, "card": "\u0000not-in-battle"}  # as if not found
+        yield from super().check_activate(g, a)
+
+
+def _refuse_choices(g: GameState, pending: list[Pending], op: str, own: bool, message: str) -> None:
+    """Refuse (illegal-target) a bound choice of an `op` effect that names a Pal of the
+    effect's controller (`own`) or of the opponent (not `own`)."""
+    for p in pending:
+        if p.effect.op == op and p.choice is not None:
+            if (g.cards[p.choice].owner == p.controller) == own:
+                raise Refusal("illegal-target", f"{p.choice!r} {message}")
+
+
+@mutant(
+    "destroy-chooses-only-opposing-pals",
+    "B-19",
+    "A `destroy` effect is read as aimed at the opponent: it may choose only the opposing "
+    "player's Pals, never its controller's own.",
+)
+class DestroyOnlyOpposing(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        super().bind_choices(g, pending, choose)
+        _refuse_choices(g, pending, "destroy", True, "is your own Pal")
+
+
+@mutant(
+    "pump-chooses-only-own-pals",
+    "B-19",
+    "A `pump` effect is read as helping its controller: it may choose only the controller's "
+    "own Pals (Serious too), never the opponent's.",
+)
+class PumpOnlyOwn(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        super().bind_choices(g, pending, choose)
+        _refuse_choices(g, pending, "pump", False, "is not your Pal")
+
+
+@mutant(
+    "block-only-attacks-on-master",
+    "B-13",
+    "Blocking is read as protecting the master: an attack on a Pal cannot be blocked.",
+)
+class BlockOnlyMaster(Rules):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        assert g.attack is not None
+        return g.attack.target == "master" and super().can_block(g, blocker_id)
+
+
+# ---------------------------------------------------------------- no-op transitions
+
+
+@mutant(
+    "rest-stand-effects-toggle",
+    "B-19",
+    "The `rest` and `stand` effects are read as turning the card over: on a rested Pal, `rest` "
+    "stands it (and `stand` rests a standing one).",
+)
+class RestStandToggle(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if p.effect.op in ("rest", "stand"):
+            target = self.effect_target(g, p)
+            if target is not None:
+                target.state = "stand" if target.state == "rest" else "rest"
+            return
+        super().resolve_effect(g, p)
+
+
+@mutant(
+    "night-effect-toggles",
+    "B-5",
+    "A `night` effect is read as switching day and night: `value` true at night makes it day.",
+)
+class NightToggles(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if p.effect.op == "night":
+            g.night = not g.night if g.night == p.effect.value else p.effect.value
+            return
+        super().resolve_effect(g, p)
+
+
+@mutant(
+    "rest-stand-choose-only-changeable",
+    "B-17",
+    "A `rest` effect may choose only a standing Pal and a `stand` effect only a rested one: "
+    "a choice that would change nothing is refused (and with no such Pal, none is needed).",
+)
+class ChooseOnlyChangeable(Rules):
+    def choice_options(self, g: GameState, effect: Effect) -> list[str]:
+        options = super().choice_options(g, effect)
+        if effect.op in ("rest", "stand"):
+            return [o for o in options if g.cards[o].state != effect.op]
+        return options
