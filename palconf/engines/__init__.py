@@ -34,9 +34,10 @@ if TYPE_CHECKING:
         Unsupported,
         parse_hello,
     )
+    from palconf.engines.command import EngineCommandError, split_command
     from palconf.engines.options import DEFAULT_TIMEOUT, add_engine_options, make_engine
     from palconf.engines.oracle_engine import OracleEngine
-    from palconf.engines.process import EngineCommandError, ProcessEngine, split_command
+    from palconf.engines.process import ProcessEngine
 
 _EXPORTS = {
     "BaseEngine": "palconf.core.engine",
@@ -49,9 +50,9 @@ _EXPORTS = {
     "Unsupported": "palconf.core.engine",
     "parse_hello": "palconf.core.engine",
     "OracleEngine": ".oracle_engine",
-    "EngineCommandError": ".process",
+    "EngineCommandError": ".command",
     "ProcessEngine": ".process",
-    "split_command": ".process",
+    "split_command": ".command",
     "DEFAULT_TIMEOUT": ".options",
     "add_engine_options": ".options",
     "make_engine": ".options",

@@ -46,7 +46,7 @@ from palconf.core.engine import (
     ProtocolViolation,
     parse_hello,
 )
-from palconf.core.errors import UsageError
+from palconf.engines.command import EngineCommandError, split_command
 from palconf.engines.json_lines import (
     ENCODER,
     decode_line,
@@ -66,26 +66,6 @@ STDERR_LIMIT = 32 * 1024
 BYE_GRACE = 2.0
 #: How long to wait for a process that closed stdout to exit, to report its status.
 EXIT_GRACE = 0.5
-
-
-class EngineCommandError(UsageError):
-    """The engine command cannot be run at all (empty, bad quoting, not found, not executable).
-    The CLI treats it as a bad argument (exit status 2)."""
-
-
-def split_command(command: str | Sequence[str]) -> list[str]:
-    """The argument list of an engine command, split like a POSIX shell would (no shell runs:
-    no pipes, no variables, no globbing)."""
-    if isinstance(command, str):
-        try:
-            argv = shlex.split(command)
-        except ValueError as e:
-            raise EngineCommandError(f"cannot parse the engine command {command!r}: {e}") from None
-    else:
-        argv = [str(a) for a in command]
-    if not argv:
-        raise EngineCommandError("the engine command is empty")
-    return argv
 
 
 # ---------------------------------------------------------------- the engine process
