@@ -95,14 +95,18 @@ def test_two_workers_find_a_misread_keyword_once_shrunk() -> None:
     assert len(report.differences) == 1
     diff = report.difference
     assert diff is not None and diff.kind == "observed"
-    assert [f.path for f in diff.fields] == ["cards.a1.power"] and len(diff.game.steps) == 0
+    # one power field, after setup alone: the first card of either side (which side the
+    # shrinker reaches first follows the generator's draws, which the crossed edges changed)
+    assert [f.path for f in diff.fields] in (["cards.a1.power"], ["cards.b1.power"])
+    assert len(diff.game.steps) == 0
     assert report.first_found_at is not None and report.first_found_at <= report.examples
 
 
 @pytest.mark.slow
 def test_keep_going_merges_distinct_differences_across_workers() -> None:
     factory = functools.partial(ProcessEngine, NOCTURNAL)
-    report = fuzz_parallel(factory, workers=2, examples=120, max_differences=5)
+    # the directed sweep (about 120 games, in worker 0) comes first: enough games after it
+    report = fuzz_parallel(factory, workers=2, examples=400, max_differences=5)
     sigs = [signature(d) for d in report.differences]
     assert len(sigs) == len(set(sigs)) >= 1  # each distinct one once
 
