@@ -186,7 +186,8 @@ def numeric_options() -> list[tuple[str, str, Number]]:
     from palconf.cli import build_parser
 
     found = []
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    parser = build_parser(full=True)  # every command's options (the CLI imports one)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for name, parser in sub.choices.items():
         for action in parser._actions:
             if action.type in (int, float):
@@ -216,7 +217,8 @@ def test_a_numeric_option_shows_its_range_and_refuses_what_is_outside(
 ) -> None:
     from palconf.cli import build_parser
 
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    root = build_parser([command])
+    sub = next(a for a in root._actions if isinstance(a, argparse._SubParsersAction))
     help_text = " ".join(sub.choices[command].format_help().split())
     assert f"[{number.help_range}]" in help_text or number.help_range in help_text
     outside = [

@@ -457,7 +457,8 @@ def test_cli_jobs_must_be_a_count_or_auto(corpus: Path, capsys: pytest.CaptureFi
     with pytest.raises(SystemExit) as stop:  # argparse's own exit: the usage line, then 2
         main(["mutants", "--cases", str(corpus), "--jobs", "0"])
     assert stop.value.code == 2
-    assert "must be a whole number of workers ≥ 1 or auto: '0'" in capsys.readouterr().err
+    message = "--jobs/-j: must be a whole number from 1 to 256, or auto, not '0'"
+    assert message in capsys.readouterr().err
 
 
 def test_cli_engine_that_cannot_start_is_a_fault_not_a_kill(

@@ -100,9 +100,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=process_count,
         default=1,
         metavar="N|auto",
-        help="run N engines at once (auto: one per CPU), each taking the next case; the "
-        "results keep the suite's order. For a slow --engine-cmd engine (it waits, so N may "
-        "exceed the CPUs); the in-process oracle gains nothing (default 1)",
+        help=numbers_help(
+            "run N engines at once (auto: one per CPU), each taking the next case; the "
+            "results keep the suite's order. For a slow --engine-cmd engine (it waits, so N "
+            "may exceed the CPUs); the in-process oracle gains nothing (default 1)",
+            process_count,
+        ),
     )
     p.add_argument(
         "--resume",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palconf.commands import add_color_option, registry_or_exit
+from palconf.engines.options import group_count, numbers_help
 
 if TYPE_CHECKING:
     from palconf.core.results_file import ResultsFile
@@ -36,10 +37,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_color_option(p)
     p.add_argument(
         "--groups",
-        type=int,
+        type=group_count,
         default=12,
         metavar="N",
-        help="show at most N clauses of failures per file (default 12)",
+        help=numbers_help("show at most N clauses of failures per file (default 12)", group_count),
     )
     p.set_defaults(func=main)
 

@@ -124,6 +124,8 @@ class WorkerCount(Number):
 process_count = WorkerCount(1, 256)
 #: a percentage
 percent = Number(0, 100, unit="%")
+#: how many groups of failures to show (`summary --groups`)
+group_count = Number(1, 1000)
 
 
 def numbers_help(text: str, number: Number) -> str:
