@@ -9,6 +9,7 @@ engines below, one per kind of difference (reason, verdict, LEGAL only, crash).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -456,7 +457,9 @@ def test_fuzz_command_finds_the_misread_engine_and_exports_a_case(
     assert cli_main(["replay", transcript, "--engine-cmd", cmd]) == 0
     assert cli_main(["replay", transcript]) == 1
     assert "DIFFERS" in capsys.readouterr().out
-    assert "DIFFERENCE (observed) after setup" in out
+    # after the setup or an action: the draws follow the modules already imported too
+    # (Hypothesis's local constants), so the tests that ran before in this process
+    assert re.search(r"^DIFFERENCE \(observed\) (after setup|at action 1):", out, re.M), out
     assert "on the oracle: pass" in out and "on the engine: fail" in out
     (path,) = tmp_path.glob("fuzz-*.toml")
     case, errors = load_case(path)

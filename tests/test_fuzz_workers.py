@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import pickle
+import re
 import sys
 from pathlib import Path
 
@@ -95,10 +96,15 @@ def test_two_workers_find_a_misread_keyword_once_shrunk() -> None:
     assert len(report.differences) == 1
     diff = report.difference
     assert diff is not None and diff.kind == "observed"
-    # one power field, after setup alone: the first card of either side (which side the
-    # shrinker reaches first follows the generator's draws, which the crossed edges changed)
-    assert [f.path for f in diff.fields] in (["cards.a1.power"], ["cards.b1.power"])
-    assert len(diff.game.steps) == 0
+    # one power field, 100 short (+200, not +300), in a game shrunk to at most one action.
+    # Which card, and whether the night comes with the setup or from an action, follows the
+    # draws, and Hypothesis also draws constants from the modules already imported (its
+    # "local constants"), so the tests that ran before in this process change them.
+    assert len(diff.fields) == 1, diff.fields
+    field = diff.fields[0]
+    assert re.fullmatch(r"cards\.[ab]\d+\.power", field.path), field
+    assert field.expected - field.observed == 100, field
+    assert len(diff.game.steps) <= 1, diff.game.steps
     assert report.first_found_at is not None and report.first_found_at <= report.examples
 
 
@@ -128,7 +134,14 @@ def test_fuzz_command_with_two_workers(capsys: pytest.CaptureFixture[str]) -> No
     rc = cli_main(["fuzz", "--engine-cmd", NOCTURNAL, "--workers", "2", "--examples", "300"])
     out = capsys.readouterr().out
     assert rc == 1, out
-    assert "2 worker(s)" in out and out.count("DIFFERENCE (observed) after setup") == 1
+    assert "2 worker(s)" in out, out
+    # one difference, the misreading: a power 100 short (which card, and after the setup or
+    # an action, follows the draws: see test_two_workers_find_a_misread_keyword_once_shrunk)
+    assert (
+        len(re.findall(r"^DIFFERENCE \(observed\) (after setup|at action 1):", out, re.M)) == 1
+    ), out
+    fields = re.findall(r"^  cards\.[ab]\d+\.power +(\d+) +(\d+)$", out, re.MULTILINE)
+    assert [int(a) - int(b) for a, b in fields] == [100], out
     assert children() <= before
 
 

@@ -9,7 +9,8 @@ once on both (it must pass on the oracle and fail on the engine).
 
 Exit status: 0 no difference; 1 a difference was found; 2 bad arguments, or an engine that
 cannot be started or could not be compared at all (it refused every board as unsupported).
-The same `--seed` gives the same run (no example database is read unless `--database`).
+The same `--seed` gives the same games (no example database is read unless `--database`);
+with `--workers`, which worker's difference comes first follows their speed.
 `--workers N` runs N worker processes, each with its own engine (generators.parallel);
 `--database redis://HOST:PORT/N` shares the example database between machines.
 """

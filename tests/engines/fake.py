@@ -88,7 +88,7 @@ KINDS: dict[str, str] = {
     "deep-in-strings": "answers correctly, with 1,000 brackets inside a string (no nesting)",
     "duplicate-ok": 'refuses, then accepts, in one reply: `{"ok": false, …, "ok": true}`',
     "duplicate-key-deep": "answers `observe` with a key twice in a nested object",
-    "stdin-closed": "answers, then closes its stdin and stays",
+    "stdin-closed": "closes its stdin, then answers and stays",
 }
 
 NAME = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else "fake"
@@ -343,8 +343,10 @@ class Fake:
         self.write(text.replace('"state": {', '"state": {"turn": -1, ', 1).encode() + b"\n")
 
     def k_stdin_closed(self, cmd: str, reply: Any) -> None:
-        self.send(reply)
+        # closed before the reply goes out: palconf's next request then meets a closed pipe
+        # every time (closed after it, a request written first would wait for a timeout)
         os.close(0)
+        self.send(reply)
         time.sleep(3600)
 
     def k_accept_all(self, cmd: str, reply: Any) -> None:
