@@ -137,10 +137,8 @@ def fuzz(
     known: set[tuple[str, ...]] | None = None,
 ) -> FuzzReport:
     """Run `examples` generated games on `engine` against `rules` (the oracle). The same
-    seed gives the same games in the same program (no example database unless `database` is
-    given: replaying saved examples first would change the run); Hypothesis also draws
-    constants from the modules already imported, so inside another program (a test run)
-    the games may differ. The engine must be started.
+    seed gives the same games in one program (no example database unless `database` is given);
+    Hypothesis also draws constants from the modules imported. The engine must be started.
     `keywords` limits the boards to keywords the engine implements (default: its `hello`).
     Games have between `max_actions // 2` and `max_actions` actions: a board costs as much
     to draw as a dozen actions, and only the actions up to a difference are kept anyway.

@@ -4,8 +4,9 @@
   test itself, so a CI run is the same every time), no example database, no deadline
   (shared CI machines are slow now and then; speed lives in benchmarks, not tests), and
   `print_blob` so that a failure prints the `@reproduce_failure` line to replay it locally.
-- `dev`: the default on a workstation: random, with the example database, so that a
-  failure found once is tried first on the next run until it is fixed.
+- `dev`: the default on a workstation: 50 examples a test (a quick verdict; CI has 300),
+  random, with the example database, so that a failure found once is tried first on the
+  next run until it is fixed.
 - `fuzz`: long campaigns (`HYPOTHESIS_PROFILE=fuzz pytest …` or `palconf fuzz --database`):
   many examples, the database, health checks about slow data relaxed.
 
@@ -48,7 +49,7 @@ PROFILES = ("ci", "dev", "fuzz")
 DB_ENV = "PALCONF_HYPOTHESIS_DB"
 DEFAULT_DB = os.path.join(".hypothesis", "examples")
 #: Examples per property test in each profile (the property tests ask for these counts).
-EXAMPLES = {"ci": 300, "dev": 100, "fuzz": 5000}
+EXAMPLES = {"ci": 300, "dev": 50, "fuzz": 5000}
 
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")

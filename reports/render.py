@@ -10,6 +10,7 @@ environment autoescapes and the Markdown one escapes with `md_escape`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -113,8 +114,11 @@ def inline_md(value: Any, limit: int | None = None) -> Markup:
     return Markup("".join(parts))
 
 
+@functools.cache
 def environment() -> jinja2.Environment:
-    """The HTML templates' environment: StrictUndefined, autoescaping on."""
+    """The HTML templates' environment: StrictUndefined, autoescaping on. One per process,
+    so that each template is compiled once (a site renders a page per case; Jinja still
+    sees a template file that changed on disk)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
@@ -130,6 +134,7 @@ def environment() -> jinja2.Environment:
     return env
 
 
+@functools.cache
 def markdown_environment() -> jinja2.Environment:
     """For report.md and compare.md: no HTML autoescaping (it is not HTML) but every `{{ }}`
     goes through `md_escape` unless the template marks it `| md` (text the report itself

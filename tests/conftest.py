@@ -4,16 +4,32 @@ Hypothesis (generators.profiles): the `ci` profile when CI is set, `dev` otherwi
 HYPOTHESIS_PROFILE to choose (`fuzz` for long runs). The `slow` marker is registered here.
 """
 
+import os
+from pathlib import Path
+
 from palconf.generators.profiles import load_profile
 
 HYPOTHESIS_PROFILE = load_profile()
+
+# The tests start several hundred Python processes (palconf, engines, pytest). Where the
+# environment turns bytecode off (PYTHONDONTWRITEBYTECODE, as some containers do), each
+# would compile palconf, pytest and Hypothesis anew: the test processes keep their bytecode
+# in .pytest_cache/pycache instead, never beside the sources. Set PYTHONPYCACHEPREFIX to
+# choose another place.
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTHONPYCACHEPREFIX" not in os.environ:
+    os.environ["PYTHONPYCACHEPREFIX"] = str(
+        Path(__file__).resolve().parent.parent / ".pytest_cache" / "pycache"
+    )
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
 
 
 def pytest_configure(config):  # type: ignore[no-untyped-def]
     config.addinivalue_line(
         "markers",
-        "slow: slow by nature (fuzz campaigns, whole-suite sweeps, browser, Redis, HypoFuzz); "
-        "the README's test command deselects them (-m 'not slow'), .ci/run runs them",
+        "slow: slow by nature, its time a wait or a campaign (engines that hang, crash or are "
+        "killed; fuzz campaigns and sweeps; whole-suite runs through other engines; browser, "
+        "Redis, HypoFuzz); the README's test command deselects them (-m 'not slow'), "
+        ".ci/run runs them",
     )
 
 

@@ -246,6 +246,7 @@ def test_bad_numbers_exit_2(argv: list[str]) -> None:
 # ---------------------------------------------------------------- the whole suite, via serve
 
 
+@pytest.mark.slow  # the whole suite through a process engine
 def test_serve_gives_the_in_process_verdicts_on_every_case(
     all_cases: list[Case], oracle_results: list[Result]
 ) -> None:
@@ -260,6 +261,7 @@ def test_serve_gives_the_in_process_verdicts_on_every_case(
     assert [key(r) for r in served] == [key(r) for r in oracle_results]
 
 
+@pytest.mark.slow  # the whole suite through a process engine
 def test_sigkill_halfway_then_resume_gives_each_case_once(
     tmp_path: Path, all_cases: list[Case], oracle_results: list[Result]
 ) -> None:

@@ -202,6 +202,7 @@ def test_the_hit_table_names_every_reason_and_edge_and_what_was_never_hit() -> N
     assert pay[1:] == ["7" if c == "structure/hand" else "." for c in (*CELLS, "none")]
 
 
+@pytest.mark.slow  # a whole directed sweep
 def test_the_fuzzer_counts_edges_by_cell_and_reasons_by_acting_card() -> None:
     engine = OracleEngine()
     engine.start()
@@ -233,6 +234,7 @@ KIND_SPECIFIC = {
 }
 
 
+@pytest.mark.slow  # a whole directed sweep
 def test_the_sweep_alone_finds_each_card_misreading_on_every_kind_it_shows_on() -> None:
     games = list(directed_games(Rules, KEYWORD_IDS))
     for name, kinds in KIND_SPECIFIC.items():

@@ -39,6 +39,7 @@ PALCONF = [sys.executable, "-m", "palconf.cli"]
 UNARMED = ("hello", "bye")
 RAW = (b"\x1b", b"\x00", b"\x07")
 LINUX = sys.platform.startswith("linux")
+SLOW = pytest.mark.slow
 
 
 def fragments(value: str | list[str] | None) -> list[str]:
@@ -131,6 +132,11 @@ def check_clean(out: bytes, err: bytes) -> tuple[str, str]:
     return out.decode("utf-8"), err.decode("utf-8")
 
 
+def rows(names: list[str]) -> list[Any]:
+    """The table's rows as parameters: those without `fast = true` marked slow."""
+    return [pytest.param(n, marks=() if TABLE[n].get("fast") else SLOW) for n in names]
+
+
 def test_the_table_covers_every_kind_and_at_least_26_broken_engines() -> None:
     sys.path.insert(0, str(ENGINES))
     try:
@@ -145,7 +151,7 @@ def test_the_table_covers_every_kind_and_at_least_26_broken_engines() -> None:
         assert isinstance(row["run_exit"], int), name
 
 
-@pytest.mark.parametrize("name", list(TABLE))
+@pytest.mark.parametrize("name", rows(list(TABLE)))
 def test_palconf_run_shows_what_the_table_says(
     name: str, small: tuple[Path, list[Case]], tmp_path: Path
 ) -> None:
@@ -209,7 +215,7 @@ def test_palconf_run_shows_what_the_table_says(
 SMOKE = [name for name, row in TABLE.items() if "smoke_exit" in row]
 
 
-@pytest.mark.parametrize("name", SMOKE)
+@pytest.mark.parametrize("name", rows(SMOKE))
 def test_palconf_smoke_shows_what_the_table_says(name: str, tmp_path: Path) -> None:
     row = TABLE[name]
     if row.get("linux") and not LINUX:
@@ -241,8 +247,8 @@ def _default_sigint() -> None:  # a test runner may ignore SIGINT; the palconf u
     "sig,status,words",
     [
         (signal.SIGKILL, -signal.SIGKILL, ""),
-        (signal.SIGTERM, 128 + signal.SIGTERM, "palconf: terminated"),
-        (signal.SIGINT, 130, "palconf: interrupted"),
+        pytest.param(signal.SIGTERM, 128 + signal.SIGTERM, "palconf: terminated", marks=SLOW),
+        pytest.param(signal.SIGINT, 130, "palconf: interrupted", marks=SLOW),
     ],
 )
 def test_the_engine_does_not_outlive_palconf(

@@ -173,6 +173,7 @@ def mutated(draw: st.DrawFn, sample: list[dict[str, Any]]) -> Any:
     return value
 
 
+@pytest.mark.slow  # an agreement sweep against jsonschema
 def test_fast_check_agrees_with_jsonschema_on_broken_cases(case_data: list[dict[str, Any]]) -> None:
     sample = case_data[::9]
 

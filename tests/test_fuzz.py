@@ -171,6 +171,7 @@ def test_a_differing_path_is_found_in_the_oracles_observed() -> None:
 # --------------------------------------------------------------------------- in-process runs
 
 
+@pytest.mark.slow  # a campaign
 def test_the_oracle_against_itself_shows_no_difference() -> None:
     report = fuzz(started(OracleEngine()), examples=60, seed=3)
     assert report.difference is None and report.examples == 60 and report.actions > 60

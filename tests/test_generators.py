@@ -126,6 +126,7 @@ def test_actions_draws_legal_actions_without_illegal(data: st.DataObject) -> Non
     assert action_key(action) in legal
 
 
+@pytest.mark.slow  # a campaign: many games, or a search
 def test_generated_games_cover_what_the_properties_talk_about() -> None:
     """The properties are not vacuous: generated games do refuse actions, reach the block
     and quick steps, end games, and use every keyword."""
@@ -161,6 +162,7 @@ def test_generated_games_cover_what_the_properties_talk_about() -> None:
     assert seen["accepted"] > 3 * seen["refused"], seen
 
 
+@pytest.mark.slow  # a campaign: many games, or a search
 def test_shrunk_boards_are_small_and_readable() -> None:
     """Shrinking a board that only needs "a Stealth Pal in A's battle" leaves just that Pal,
     with simple values and the first id."""
@@ -361,6 +363,7 @@ def test_a_refused_action_changes_nothing(game: Game) -> None:
     check_refused_changes_nothing(game, Rules)
 
 
+@pytest.mark.slow  # a campaign: many games, or a search
 @settings(parent=PROPERTY, max_examples=max(50, PROPERTY.max_examples // 3))
 @given(SMALL)
 def test_legal_is_exactly_what_is_accepted(game: Game) -> None:
@@ -480,6 +483,7 @@ class PassesNeverCount(Rules):
     ],
     ids=lambda v: getattr(v, "__name__", str(v)),
 )
+@pytest.mark.slow  # a campaign: many games, or a search
 def test_each_property_can_fail(check: Any, broken: type[Rules]) -> None:
     """Each check finds the rules class broken for it (no property passes vacuously)."""
     from hypothesis import Phase, find

@@ -4,6 +4,7 @@ that fit on a few screens, and lazy public faces that say what they offer."""
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +23,12 @@ FOLDERS = {
 MAX_LINES = 450
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A file's syntax tree (once per test process: several tests walk every file)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def modules() -> dict[str, Path]:
     """Every module of the installed package, by its import name."""
     found: dict[str, Path] = {}
@@ -38,7 +45,7 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
     """Every palconf module that `name` imports anywhere: at the top, inside functions
     (lazy) and under `if TYPE_CHECKING:` (type-only) alike."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -118,7 +125,7 @@ def test_no_code_imports_the_old_top_level_names() -> None:
     wrong = []
     for path in _python_files():
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parsed(path)
         except SyntaxError:
             continue  # a shell script in .ci/
         for node in ast.walk(tree):
@@ -144,7 +151,7 @@ def test_every_source_file_fits_the_size_limit() -> None:
 
 def _face(path: Path) -> tuple[dict[str, str], set[str], list[str]] | None:
     """A lazy face's map, its TYPE_CHECKING imports (name → module) and its __all__."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     exports: dict[str, str] | None = None
     typed: dict[str, str] = {}
     listed: list[str] = []
@@ -197,7 +204,15 @@ def _imported_by(code: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "argv", [["--version"], ["list"], ["list", "keywords"], ["--help"]], ids=" ".join
+    "argv",
+    [
+        ["--version"],
+        ["--help"],
+        # these two load the whole suite in a process of their own
+        pytest.param(["list"], marks=pytest.mark.slow),
+        pytest.param(["list", "keywords"], marks=pytest.mark.slow),
+    ],
+    ids=lambda argv: " ".join(argv),
 )
 def test_a_light_command_loads_no_heavy_library(argv: list[str]) -> None:
     code = (

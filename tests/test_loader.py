@@ -5,7 +5,9 @@ tests/test_broken_cases.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import tomli
 
 import palconf.cases.loader as loader
 from palconf import paths
+from palconf.cases import memo
 from palconf.cases.depth import MAX_DEPTH, may_be_too_deep, scan_lines, too_deep
 from palconf.cases.loader import (
     CaseLoadError,
@@ -23,6 +26,7 @@ from palconf.cases.loader import (
     load_cases,
     locate,
 )
+from palconf.registry import load as load_registry
 
 GOOD = """#:schema ../../palconf/schemas/case.schema.json
 id = "brave-sample"
@@ -142,9 +146,18 @@ def test_the_bound_lets_shallow_files_skip_the_walk() -> None:
     assert may_be_too_deep("a = " + "[" * MAX_DEPTH + "]" * MAX_DEPTH)
 
 
+@pytest.fixture
+def fresh_memo() -> Iterator[None]:
+    """For a test that patches the loader's stages: the memo (palconf.cases.memo) would
+    answer a file loaded before without them, and keep what they answered for later."""
+    memo.forget()
+    yield
+    memo.forget()
+
+
 @pytest.mark.parametrize("stage", ["schema_errors", "semantic_errors", "build_case"])
 def test_a_recursion_error_in_any_stage_is_a_message(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stage: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stage: str, fresh_memo: None
 ) -> None:
     """What the depth limit does not stop (it should stop all) is still a message."""
 
@@ -270,3 +283,34 @@ def test_locating_many_errors_in_one_file_reads_it_once() -> None:
     assert lines == list(range(4, 3004))
     assert _index.cache_info().misses == 1
     assert locate(text, ["expect", 0, "after"]) == 2
+
+
+def test_the_memo_answers_by_bytes_gives_copies_and_keeps_registries_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
+) -> None:
+    """Loading the same file again in one process comes from the memo (palconf.cases.memo):
+    an edit is seen even with the file's times unchanged, each load gets its own objects,
+    and another registry has its own table."""
+    parsed: list[str] = []
+    real = loader._load
+    monkeypatch.setattr(
+        loader, "_load", lambda raw, rel, *a: parsed.append(rel) or real(raw, rel, *a)
+    )
+    path = write(tmp_path, GOOD)
+    first, _ = load_case(path, tmp_path)
+    second, _ = load_case(path, tmp_path)
+    assert parsed == ["brave/brave-sample.toml"]  # parsed and checked once
+    assert first is not None and second is not None
+    assert first == second and first is not second and first.setup is not second.setup
+    first.setup["players"]["A"]["life"] = 1  # a caller changing its copy
+    third, _ = load_case(path, tmp_path)
+    assert third is not None and third.setup["players"]["A"]["life"] == 5
+    times = os.stat(path)
+    path.write_text(GOOD.replace("power = 3000,", 'power = "3000",'), encoding="utf-8")
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # the same times
+    case, errors = load_case(path, tmp_path)
+    assert case is None and any("power" in str(e) for e in errors), errors
+    other = dataclasses.replace(load_registry(), clauses={})  # a registry without brave.1
+    case, errors = load_case(write(tmp_path, GOOD), tmp_path, other)
+    assert case is None and any("brave.1" in str(e) for e in errors), errors
+    assert len(parsed) == 3

@@ -69,6 +69,7 @@ def test_four_workers_give_the_verdicts_of_one_on_the_whole_suite(
         assert any(r.outcome != "pass" for r in alone)
 
 
+@pytest.mark.slow  # the whole suite through worker engines
 def test_worker_processes_give_the_verdicts_of_one(small: tuple[Path, list[Case]]) -> None:
     _, cases = small
     command = f"{SERVE} --mutant deploy-enters-rested"
@@ -99,6 +100,7 @@ def test_the_results_file_and_terminal_keep_the_suites_order(
     assert out_one == out_four
 
 
+@pytest.mark.slow  # the whole suite through worker engines
 def test_exitfirst_stops_every_worker_and_resume_finishes(mixed: Path, tmp_path: Path) -> None:
     folder, engine = mixed, MUTANT_CMD
     code, one = cli_run(folder, engine, tmp_path / "1.jsonl", "-x")
@@ -109,6 +111,7 @@ def test_exitfirst_stops_every_worker_and_resume_finishes(mixed: Path, tmp_path:
     assert sorted(resumed) == sorted(whole) and len(whole) == 10
 
 
+@pytest.mark.slow  # the whole suite through worker engines
 def test_expectations_work_with_workers(mixed: Path, tmp_path: Path) -> None:
     folder, engine = mixed, MUTANT_CMD
     known = tmp_path / "known.toml"

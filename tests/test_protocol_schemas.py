@@ -160,6 +160,7 @@ def mutated(
     return name, value
 
 
+@pytest.mark.slow  # an agreement sweep against jsonschema
 def test_fast_check_agrees_with_jsonschema(
     traffic: list[tuple[dict[str, Any], dict[str, Any]]],
 ) -> None:

@@ -448,6 +448,7 @@ def test_an_engine_error_is_a_pytest_error_with_the_engines_own_traceback(
     assert "palconf/runner.py" not in out
 
 
+@pytest.mark.slow  # waits for a hanging engine's timeout
 def test_a_crashing_and_a_hanging_engine_process(pytester: pytest.Pytester, small: Path) -> None:
     """The engine process crashes (then hangs) on one case: that case is an error with the
     engine's message and stderr; the engine is restarted and the other cases pass."""

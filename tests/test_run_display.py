@@ -142,6 +142,7 @@ def test_the_bar_redraws_one_line_and_clears_it() -> None:
     assert text.endswith("\r\x1b[2K") and out.getvalue() == "FAIL x\n"
 
 
+@pytest.mark.slow  # waits on a slow engine
 def test_a_slow_engine_shows_progress_from_the_first_case(
     small: tuple[Path, list[Case]],
 ) -> None:

@@ -8,12 +8,14 @@ files before giving up, so one run shows every broken file at once.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from palconf import paths
+from palconf.cases import memo
 from palconf.cases.checks import (
     NULL,
     SETUP_ERRORS,
@@ -192,18 +194,40 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
     )
 
 
+def _shown(path: Path, root: Path | None) -> str:
+    """`path` relative to `root` where it is inside it, else as given (the string test first:
+    `Path.relative_to` costs more than the parse of a small case file)."""
+    text = str(path)
+    if root is None:
+        return text
+    prefix = str(root)
+    if text.startswith(prefix) and text[len(prefix) : len(prefix) + 1] in (os.sep, "/"):
+        return text[len(prefix) + 1 :]
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return text
+
+
 def load_case(
     path: Path, root: Path | None = None, registry: Registry | None = None
 ) -> tuple[Case | None, list[CaseError]]:
     """One case file → (Case, []) or (None, errors)."""
     registry = registry or load_registry()
-    try:
-        rel = str(path.relative_to(root)) if root else str(path)
-    except ValueError:
-        rel = str(path)
+    rel = _shown(path, root)
     raw = read_bytes(path)
     if isinstance(raw, str):
         return None, [CaseError(rel, raw)]
+    verdict: tuple[Case | None, list[CaseError]] = memo.remembered(
+        registry, memo.key(rel, path.stem, raw), lambda: _load(raw, rel, path.stem, registry)
+    )
+    return verdict
+
+
+def _load(
+    raw: bytes, rel: str, stem: str, registry: Registry
+) -> tuple[Case | None, list[CaseError]]:
+    """A case file's bytes → (Case, []) or (None, errors): what `load_case` keeps (memo)."""
     text = decode(raw, rel)
     if isinstance(text, CaseError):
         return None, [text]
@@ -217,7 +241,7 @@ def load_case(
         odd = foreign_value(data, rel, text)  # where the schema lets any value through
         if odd is not None:
             return None, [odd]
-        errors = semantic_errors(data, rel, path.stem, text, registry)
+        errors = semantic_errors(data, rel, stem, text, registry)
         if errors:
             return None, errors
         return build_case(data, rel, registry), []
