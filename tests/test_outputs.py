@@ -21,6 +21,7 @@ import pytest
 from palconf import paths
 from palconf.cli import main
 from palconf.core.results_file import ResultsWriter, read_results
+from palconf.core.safe_write import check_folder
 
 CASES = paths.CASES / "taunt"
 CASE = "taunt-any-of-several-rested-taunt-pals-may-be-chosen"
@@ -260,6 +261,24 @@ def test_an_output_folder_that_cannot_be_one_is_a_message(
     assert _char_device("/dev/null")
     if target.endswith("file"):
         assert Path(target).read_text(encoding="utf-8") == "keep"
+
+
+@pytest.mark.parametrize("below", [False, True])
+def test_a_report_folder_that_cannot_be_one_is_refused_before_the_run(
+    below: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`run --report`, `report --out` and `site --out` look at the folder before the work
+    (a run of the whole suite, a site of a page a case), not after it."""
+    file = tmp_path / "file"
+    file.write_text("keep", encoding="utf-8")
+    target = file / "sub" if below else file
+    results = tmp_path / "r.jsonl"
+    code, err = palconf(capsys, *run_results(str(results)), "--report", str(target))
+    assert code == 2 and str(target) in err and "not a folder" in err, err
+    assert not results.exists()  # nothing ran
+    assert file.read_text(encoding="utf-8") == "keep"
+    assert check_folder(tmp_path / "new" / "deeper") is None  # may be made: nothing made
+    assert not (tmp_path / "new").exists()
 
 
 # ---------------------------------------------------------------- two runs, one results file

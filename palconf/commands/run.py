@@ -22,6 +22,7 @@ from palconf.commands import (
 from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
 from palconf.core.errors import ExitCode, UsageError
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
+from palconf.core.safe_write import check_folder
 from palconf.engines.options import (
     add_engine_options,
     fail_count,
@@ -258,6 +259,8 @@ def main(args: argparse.Namespace) -> int:
     if args.update_expectations and not args.expectations:
         raise UsageError("--update-expectations needs --expectations FILE")
     expectations = load_expectations(args, cases)
+    if args.report:  # before the run: an --report that cannot be a folder, at once
+        check_folder(args.report)
     engine: Engine | Workers = (
         make_engine(args)
         if args.jobs == 1

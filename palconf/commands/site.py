@@ -20,7 +20,7 @@ from pathlib import Path
 from palconf.commands import registry_or_exit
 from palconf.core import terminal_safe
 from palconf.core.errors import UsageError
-from palconf.core.safe_write import UnsafeWrite, write_files
+from palconf.core.safe_write import UnsafeWrite, check_folder, write_files
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,12 +52,13 @@ def main(args: argparse.Namespace) -> int:
     from palconf.reports.site import read_folder, site_pages
 
     registry = registry_or_exit()
+    out: Path = args.out
     try:
+        check_folder(out)  # before the pages: an --out that cannot be a folder, at once
         runs = read_folder(args.results_dir, _warn)
-    except ResultsError as e:
+    except (ResultsError, UnsafeWrite) as e:
         return _fail(str(e))
     pages = site_pages(runs, registry, load_suite(registry), args.title)
-    out: Path = args.out
     try:
         write_files(out, pages)
     except UnsafeWrite as e:

@@ -112,6 +112,23 @@ def _check_inside(path: Path, inside: Path) -> None:
             )
 
 
+def check_folder(folder: Path) -> None:
+    """Before the work that fills `folder`: refuse at once what `ensure_folder` would refuse
+    after it, a `folder` (or the nearest part of its path that exists) that is not a
+    folder. Creates nothing."""
+    here = Path(os.path.abspath(folder))
+    while not here.exists() and not here.is_symlink() and here != here.parent:
+        here = here.parent
+    if here.is_dir():
+        return
+    what = (
+        "exists and is not a folder"
+        if here == Path(os.path.abspath(folder))
+        else (f"{here} is not a folder")
+    )
+    raise UnsafeWrite(f"{folder}: {what}")
+
+
 def ensure_folder(folder: Path, *, inside: Path | None = None) -> Path:
     """Make `folder` (and its parents) if needed; refuse a non-folder, or (with `inside`) a
     link below `inside`."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from palconf.core import EngineInfo, Result, terminal_safe
 from palconf.core.errors import UsageError
 from palconf.core.results_file import from_json_objects, read_results, run_meta
+from palconf.core.safe_write import check_folder
 
 if TYPE_CHECKING:
     from palconf.core.results_file import ResultsFile
@@ -55,6 +56,7 @@ def write_report(
     from palconf.reports.mutants import read_mutants
 
     try:
+        check_folder(out)  # before the work: an --out that cannot be a folder, at once
         mutants = None
         if mutants_path is not None:
             mutants = read_mutants(

@@ -5,6 +5,7 @@ changes, and the verdict counts and flags as documented (tests.mutation.runner).
 from __future__ import annotations
 
 import ast
+import functools
 import textwrap
 from pathlib import Path
 
@@ -20,9 +21,15 @@ def _norm(code: str) -> str:
     return " ".join(code.split())
 
 
+@functools.cache
+def _parsed(file: str) -> tuple[ast.Module, list[str]]:
+    """A file's tree and lines, once (entries name a few files many times)."""
+    text = (ROOT / file).read_text(encoding="utf-8")
+    return ast.parse(text), text.splitlines()
+
+
 def _function_lines(file: str, function: str) -> list[str] | None:
-    tree = ast.parse((ROOT / file).read_text(encoding="utf-8"))
-    lines = (ROOT / file).read_text(encoding="utf-8").splitlines()
+    tree, lines = _parsed(file)
     cls, _, name = function.rpartition(".")
     for node in ast.walk(tree):
         if cls and isinstance(node, ast.ClassDef) and node.name == cls:
