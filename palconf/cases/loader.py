@@ -219,7 +219,7 @@ def load_case(
     if isinstance(raw, str):
         return None, [CaseError(rel, raw)]
     verdict: tuple[Case | None, list[CaseError]] = memo.remembered(
-        registry, memo.key(rel, path.stem, raw), lambda: _load(raw, rel, path.stem, registry)
+        registry, memo.key(rel, raw), lambda: _load(raw, rel, path.stem, registry)
     )
     return verdict
 

@@ -7,9 +7,9 @@ report's boards), a library caller that runs several engines or renders several 
 and palconf's own tests (about 600 loads in one quick test run). Nothing is kept on disk.
 
 The key is everything `load_case` reads: the file's bytes (by digest, so that an edit is
-seen whatever the file's times say), the path it is shown as, its name, and the registry
-(the same object: registries are not hashable, so each has its own table, and only the
-last few are kept, as `registry.load` keeps them). The value is pickled: each load gets
+seen whatever the file's times say), the path it is shown as (which ends in its name), and
+the registry (the same object: registries are not hashable, so each has its own table, and
+only the last few are kept, as `registry.load` keeps them). The value is pickled: each load gets
 its own objects, so that a caller that changes a case's `setup` changes only its copy.
 Files that cannot be read are never kept (their answer depends on more than bytes).
 """
@@ -31,13 +31,14 @@ REGISTRIES = 4
 #: files per registry (about 1.4 KB each: 1141 files are 1.6 MB)
 FILES = 20_000
 
-Key = tuple[str, str, bytes]
+Key = tuple[str, bytes]
 _tables: OrderedDict[int, tuple[Registry, dict[Key, bytes]]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def key(rel: str, stem: str, raw: bytes) -> Key:
-    return rel, stem, hashlib.blake2b(raw, digest_size=20).digest()
+def key(rel: str, raw: bytes) -> Key:
+    """The path a file is shown as (its name, and so its stem, ends it) and its bytes."""
+    return rel, hashlib.blake2b(raw, digest_size=20).digest()
 
 
 def _table(registry: Registry) -> dict[Key, bytes]:

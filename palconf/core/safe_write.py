@@ -116,17 +116,12 @@ def check_folder(folder: Path) -> None:
     """Before the work that fills `folder`: refuse at once what `ensure_folder` would refuse
     after it, a `folder` (or the nearest part of its path that exists) that is not a
     folder. Creates nothing."""
-    here = Path(os.path.abspath(folder))
+    whole = here = Path(os.path.abspath(folder))
     while not here.exists() and not here.is_symlink() and here != here.parent:
         here = here.parent
-    if here.is_dir():
-        return
-    what = (
-        "exists and is not a folder"
-        if here == Path(os.path.abspath(folder))
-        else (f"{here} is not a folder")
-    )
-    raise UnsafeWrite(f"{folder}: {what}")
+    if not here.is_dir():
+        what = "exists and is not a folder" if here == whole else f"{here} is not a folder"
+        raise UnsafeWrite(f"{folder}: {what}")
 
 
 def ensure_folder(folder: Path, *, inside: Path | None = None) -> Path:
@@ -134,8 +129,7 @@ def ensure_folder(folder: Path, *, inside: Path | None = None) -> Path:
     link below `inside`."""
     if inside is not None and folder != inside:
         _check_inside(folder, inside)
-    if folder.exists() and not folder.is_dir():
-        raise UnsafeWrite(f"{folder}: exists and is not a folder")
+    check_folder(folder)
     with _as_usage(folder):
         folder.mkdir(parents=True, exist_ok=True)
     return folder
