@@ -38,6 +38,16 @@ class Registry:
     versions: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
+    def retired(self) -> dict[str, str]:
+        """Interpretations withdrawn (`retired_by`): I-n → the ruling that stands instead. A
+        retired id is never reused (ids are stable) and no case may cite it."""
+        return {
+            iid: str(entry["retired_by"])
+            for iid, entry in self.interpretations.items()
+            if "retired_by" in entry
+        }
+
+    @property
     def testable(self) -> list[Clause]:
         return [c for c in self.clauses.values() if c.testable]
 
@@ -142,6 +152,13 @@ def load(path: Path | None = None) -> Registry:
     for iid in interpretations:
         entry = reader.table(interpretations, iid, f"interpretations.{iid}")
         reader.text(entry, "text", f"interpretations.{iid}.text")
+        if "retired_by" in entry:
+            by = reader.text(entry, "retired_by", f"interpretations.{iid}.retired_by")
+            if by not in interpretations or by == iid or "retired_by" in interpretations[by]:
+                raise reader.fail(
+                    f"interpretations.{iid}.retired_by",
+                    f"names {by!r}, which is not another interpretation in force",
+                )
     current = reader.text(reader.table(data, "meta", "meta"), "current", "meta.current")
     if current not in versions:
         raise reader.fail("meta.current", f"names {current!r}, which is not in [versions]")

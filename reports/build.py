@@ -188,7 +188,12 @@ def build(
         interpretations.append(
             InterpretationView(
                 id=iid,
-                text=str(data.get("text", "(not in this registry)")),
+                text=(
+                    f"Retired: {registry.retired[iid]} stands instead. Was: "
+                    if iid in registry.retired
+                    else ""
+                )
+                + str(data.get("text", "(not in this registry)")),
                 reasoning=str(data.get("reasoning", "")),
                 clauses=_str_list(data.get("clauses")),
                 cases=icases,

@@ -282,10 +282,8 @@ def _expected(case: Case, n: int) -> str:
     if e is None:
         return ""
     bits = []
-    if e.refused is True:
-        bits.append("must be refused")
-    elif isinstance(e.refused, str):
-        bits.append(f"must be refused ({e.refused})")
+    if e.refused is not None:
+        bits.append(f"must be {e.refusal_text()}")
     if e.observed:
         bits.append(f"OBSERVED: {', '.join(sorted(e.observed))} checked")
     if e.legal is not None:

@@ -123,6 +123,36 @@ def test_refusal_reason_is_checked_when_demanded(tmp_path: Path) -> None:
     assert run_with(OracleEngine(WrongReason), case_from(tmp2, any_reason)).outcome == "pass"
 
 
+class CannotAttack(Rules):
+    """Gives `cannot-attack` for every refused attack."""
+
+    def check_attack(self, g: Any, a: Any) -> Iterator[Refusal]:
+        for r in super().check_attack(g, a):
+            yield Refusal("cannot-attack", r.message)
+
+
+def test_a_list_of_reasons_accepts_any_one_of_them(tmp_path: Path) -> None:
+    listed = REFUSAL.replace(
+        'refused = "illegal-target"', 'refused = ["illegal-target", "not-found"]'
+    ).replace('rules = ["B-12"]', 'rules = ["B-11"]\ninterpretations = ["I-25"]')
+    assert "refused = [" in listed
+    for rules in (Rules, WrongReason):  # illegal-target, not-found: either passes
+        case = case_from(tmp_path / rules.__name__, listed)
+        assert run_with(OracleEngine(rules), case).outcome == "pass"
+    r = run_with(OracleEngine(CannotAttack), case_from(tmp_path / "other", listed))
+    assert r.outcome == "fail"
+    assert "'cannot-attack', expected 'illegal-target' or 'not-found'" in r.message
+    assert r.diffs == (Diff("reason", ["illegal-target", "not-found"], "cannot-attack"),)
+
+    class AcceptAll(Rules):
+        def check_attack(self, g: Any, a: Any) -> Iterator[Refusal]:
+            yield from ()
+
+    r = run_with(OracleEngine(AcceptAll), case_from(tmp_path / "accept", listed))
+    assert r.outcome == "fail"
+    assert "must be refused (illegal-target or not-found)" in r.message
+
+
 def test_accepting_an_illegal_action_fails(tmp_path: Path) -> None:
     class AcceptAll(Rules):
         def check_attack(self, g: Any, a: Any) -> Iterator[Refusal]:

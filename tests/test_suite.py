@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from palconf import paths
 from palconf.authoring.lint import lint_cases
 from palconf.cases.loader import load_cases
 from palconf.cli import main
+from palconf.registry import RegistryError
 from palconf.registry import load as load_registry
 
 
@@ -47,3 +51,48 @@ def test_every_case_is_blessed_against_the_current_rules(
     """Each case records the hash of the text of every clause it cites (palconf rules bless)."""
     code = main(["rules", "status", "--strict"])
     assert code == 0, capsys.readouterr().out
+
+
+def test_lint_holds_a_list_of_reasons_to_its_ruling_and_the_order(tmp_path: Path) -> None:
+    """A list of reasons (docs/case-format.md) cites the ruling that leaves the reason open,
+    and still holds the oracle's first reason where several rules are broken."""
+    name = "protocol-reasons-end-turn-player-c-during-an-attack.toml"
+    text = (paths.CASES / "protocol" / name).read_text(encoding="utf-8")
+    assert 'refused = ["invalid-action", "wrong-timing"]' in text
+    registry = load_registry()
+
+    def lint(variant: str) -> list[str]:
+        folder = tmp_path / str(len(list(tmp_path.iterdir()))) / "protocol"
+        folder.mkdir(parents=True)
+        (folder / name).write_text(variant, encoding="utf-8")
+        cases = load_cases(folder.parent, registry)
+        return [str(p) for p in lint_cases(cases, registry, folder.parent)]
+
+    assert lint(text) == []
+    unruled = lint(text.replace('interpretations = ["I-25"]\n', ""))
+    assert any("cite the interpretation" in p for p in unruled), unruled
+    # a list without the oracle's own reason: the case fails on the oracle
+    without = lint(
+        text.replace('["invalid-action", "wrong-timing"]', '["wrong-timing", "wrong-player"]')
+    )
+    assert any("does not pass on the oracle" in p for p in without), without
+
+
+def test_a_retired_ruling_is_out_of_coverage_and_names_its_successor() -> None:
+    registry = load_registry()
+    assert registry.retired == {"I-20": "I-25"}
+    assert "retired_by" not in registry.interpretations["I-25"]
+
+
+def test_a_retired_ruling_must_name_one_in_force(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(paths.RULES, rules)
+    source = (rules / "registry.toml").read_text(encoding="utf-8")
+    for wrong in ("I-999", "I-20"):
+        (rules / "registry.toml").write_text(
+            source.replace('retired_by = "I-25"', f'retired_by = "{wrong}"'), encoding="utf-8"
+        )
+        with pytest.raises(
+            RegistryError, match=f"interpretations.I-20.retired_by: names '{wrong}'"
+        ):
+            load_registry(rules / "registry.toml")

@@ -52,14 +52,15 @@ def expected_folder(case: Case, registry: Registry) -> str:
 REASONS_RULE = "P-reasons"
 
 
-def several_reasons(case: Case) -> list[tuple[int, str, list[str]]]:
-    """The actions of a case that demand a reason where the oracle finds several rules of
-    the REASON table broken: (step, demanded reason, every reason code in table order)."""
+def several_reasons(case: Case) -> list[tuple[int, tuple[str, ...], list[str]]]:
+    """The actions of a case that demand a reason (or one of a list of reasons) where the
+    oracle finds several rules of the REASON table broken: (step, the demanded reasons,
+    every reason code in table order)."""
     try:
         game = Rules.from_state(case.setup)
     except StateError:
         return []
-    out: list[tuple[int, str, list[str]]] = []
+    out: list[tuple[int, tuple[str, ...], list[str]]] = []
     for n, step in enumerate(case.steps, start=1):
         exp = case.expectation_after(n)
         if step.kind == "setup":
@@ -69,10 +70,10 @@ def several_reasons(case: Case) -> list[tuple[int, str, list[str]]]:
                 except StateError:
                     return out
             continue
-        if exp is not None and isinstance(exp.refused, str):
+        if exp is not None and exp.reasons:
             codes = list(dict.fromkeys(r.reason for r in game.reasons(step.body)))
             if len(codes) > 1:
-                out.append((n, exp.refused, codes))
+                out.append((n, exp.reasons, codes))
         game.apply(step.body)
     return out
 
@@ -125,19 +126,26 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
         boards.setdefault(board, case.id)
         # (an illegal setup never gets here: the loader refuses it, palconf.cases.checks)
         for n, demanded, codes in several_reasons(case):
+            wanted = " or ".join(repr(r) for r in demanded)
             if REASONS_RULE not in case.rules:
                 problem(
-                    f"action {n} demands {demanded!r} where several rules are broken "
+                    f"action {n} demands {wanted} where several rules are broken "
                     f"({', '.join(codes)}): demand none (`refused = true`), or test the "
                     f"order and cite {REASONS_RULE}",
                     ["expect"],
                 )
-            elif demanded != codes[0]:
+            elif codes[0] not in demanded:
                 problem(
-                    f"action {n} demands {demanded!r}, but the order of the REASON table "
+                    f"action {n} demands {wanted}, but the order of the REASON table "
                     f"gives {codes[0]!r} (broken: {', '.join(codes)})",
                     ["expect"],
                 )
+        if any(isinstance(e.refused, tuple) for e in case.expect) and not case.interpretations:
+            problem(
+                "a list of reasons says the protocol leaves the reason open between them: "
+                "cite the interpretation that rules so (`interpretations`)",
+                ["expect"],
+            )
         result = run_case(engine, case)
         if result.outcome != "pass":
             detail = "; ".join(str(d) for d in result.diffs[:3])

@@ -297,6 +297,11 @@ def semantic_errors(
     for i, iid in enumerate(data.get("interpretations", [])):
         if iid not in registry.interpretations:
             err(["interpretations", i], f"unknown interpretation {iid!r}")
+        elif iid in registry.retired:
+            err(
+                ["interpretations", i],
+                f"{iid} is retired: the ruling in force is {registry.retired[iid]}",
+            )
     ids, _ = _state_ids(data["setup"])
     seen: set[str] = set()
     for cid in ids:
@@ -325,17 +330,22 @@ def semantic_errors(
     for i, exp in enumerate(data["expect"]):
         after = exp.get("after", n_actions)
         refused = exp.get("refused")
-        if after - 1 in setup_steps and refused is not None and refused not in SETUP_ERRORS:
-            err(
-                ["expect", i, "refused"],
-                f"step {after} is a setup step: `refused` must be one "
-                f"of {', '.join(SETUP_ERRORS)}, not {refused!r}",
-            )
-        elif after - 1 not in setup_steps and refused in SETUP_ERRORS:
-            err(
-                ["expect", i, "refused"],
-                f"{refused!r} is a refusal of `setup`; step {after} is an action",
-            )
+        codes = refused if isinstance(refused, list) else [] if refused is None else [refused]
+        if after - 1 in setup_steps:
+            for code in codes:
+                if code not in SETUP_ERRORS:
+                    err(
+                        ["expect", i, "refused"],
+                        f"step {after} is a setup step: `refused` must be one "
+                        f"of {', '.join(SETUP_ERRORS)}, not {code!r}",
+                    )
+        elif after - 1 not in setup_steps:
+            for code in codes:
+                if code in SETUP_ERRORS:
+                    err(
+                        ["expect", i, "refused"],
+                        f"{code!r} is a refusal of `setup`; step {after} is an action",
+                    )
     for path, cid in _refs(data):
         # an unknown id is deliberate in an action the case expects to be refused
         deliberate = path[0] == "actions" and path[1] in refused_actions

@@ -66,8 +66,23 @@ class LegalExpectation:
 class Expectation:
     after: int  # 0 = right after setup; n = after step n (1-based)
     observed: dict[str, Any] | None = None
-    refused: bool | str | None = None  # True: any reason; a string: that reason (or error)
+    # True: any reason; a string: that reason (or error); a tuple: any one of those codes
+    # (where the protocol leaves the reason open between them: docs/case-format.md)
+    refused: bool | str | tuple[str, ...] | None = None
     legal: LegalExpectation | None = None
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """The codes a refusal may give here: empty where any refusal will do (or where
+        nothing is to be refused)."""
+        if isinstance(self.refused, str):
+            return (self.refused,)
+        return self.refused if isinstance(self.refused, tuple) else ()
+
+    def refusal_text(self) -> str:
+        """How a report words the demanded refusal: `refused`, `refused (cannot-pay)`,
+        `refused (invalid-action or wrong-player)`."""
+        return "refused" + (f" ({' or '.join(self.reasons)})" if self.reasons else "")
 
 
 @dataclass(frozen=True)
@@ -166,7 +181,7 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
         Expectation(
             after=e.get("after", n_actions),
             observed=_denull(e["observed"]) if "observed" in e else None,
-            refused=e.get("refused"),
+            refused=tuple(e["refused"]) if isinstance(e.get("refused"), list) else e.get("refused"),
             legal=_legal(e.get("legal")),
         )
         for e in data["expect"]

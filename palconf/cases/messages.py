@@ -181,11 +181,18 @@ def _choice(value: Any, branches: list[Any], path: list[str | int]) -> Found | N
                 if _json_equal(b["properties"][key]["const"], value[key]):
                     return _errors_in(b, value, path)
             return [(path + [key], f"unknown {what} {_show(value[key])}; known: {_names(known)}")]
-    choices = _scalar_choices(branches)
+    lists = [b for b in branches if isinstance(b, dict) and b.get("type") == "array"]
+    if lists and isinstance(value, list):  # (`refused`: a list of codes)
+        if len(value) == 1:
+            return [(path, f"a list of one code: write the code itself ({_show(value[0])})")]
+        return _errors_in(lists[0], value, path)
+    choices = _scalar_choices([b for b in branches if b not in lists])
     if choices is not None:
         hint = ""
         if value is False and True in choices:
             hint = " (leave the field out instead of writing false)"
+        elif lists:
+            hint = " (or a list of two or more of the codes)"
         return [(path, f"{_show(value)} is not one of: {_names(choices)}{hint}")]
     fits = [b for b in branches if _admits(b, value)]
     if len(fits) == 1:

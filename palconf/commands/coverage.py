@@ -62,7 +62,9 @@ def main(args: argparse.Namespace) -> int:
         for cid in case.clauses:
             clauses.setdefault(cid, []).append(case.id)
     thin = [cid for cid, ids in clauses.items() if len(ids) < args.min]
-    rulings: dict[str, list[str]] = {i: [] for i in registry.interpretations}
+    rulings: dict[str, list[str]] = {
+        i: [] for i in registry.interpretations if i not in registry.retired
+    }
     for case in cases:
         for iid in case.interpretations:
             rulings.setdefault(iid, []).append(case.id)

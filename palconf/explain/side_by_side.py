@@ -64,7 +64,7 @@ def expected_text(case: Case, n: int) -> str:
     exp = case.expectation_after(n)
     parts = []
     if n and exp is not None and exp.refused is not None:
-        parts.append("refused" + (f" ({exp.refused})" if isinstance(exp.refused, str) else ""))
+        parts.append(exp.refusal_text())
     elif n:
         parts.append("accepted")
     else:

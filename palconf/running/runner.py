@@ -71,12 +71,12 @@ class _Play:
     def send(self, n: int, step: Step) -> dict[str, Any] | None:
         """The step's request; None when accepted, else the refusal reply."""
         exp = self.case.expectation_after(n)
-        demanded = exp.refused if exp is not None else None
+        demanded = exp.reasons if exp is not None else ()
         request = step.request()
         reply = check_reply(
             self.engine.request(request),
             request["cmd"],
-            unsupported_skips=not (step.kind == "setup" and demanded in SETUP_ERRORS),
+            unsupported_skips=not (step.kind == "setup" and set(demanded) & set(SETUP_ERRORS)),
         )
         if reply["ok"]:
             return None
@@ -133,6 +133,12 @@ class _Play:
 # ------------------------------------------- matching an answer against the case (one place)
 
 
+def wanted_value(exp: Expectation) -> str | list[str]:
+    """The demanded reason as a diff's expected side: the code, or the list of codes any
+    one of which would do."""
+    return exp.reasons[0] if len(exp.reasons) == 1 else list(exp.reasons)
+
+
 def verdict_problem(
     case: Case, n: int, refusal: dict[str, Any] | None
 ) -> tuple[str, list[Diff]] | None:
@@ -145,13 +151,13 @@ def verdict_problem(
     label = f"setup step {n}" if step.kind == "setup" else f"action {n}"
     if exp is not None and exp.refused is not None:
         if refusal is None:
-            want = f" ({exp.refused})" if isinstance(exp.refused, str) else ""
-            return f"{label} was accepted; it must be refused{want}: {step.describe()}", []
-        if isinstance(exp.refused, str) and refusal.get(code_field) != exp.refused:
+            return f"{label} was accepted; it must be {exp.refusal_text()}: {step.describe()}", []
+        if exp.reasons and refusal.get(code_field) not in exp.reasons:
+            wanted = " or ".join(repr(r) for r in exp.reasons)
             return (
                 f"{label} was refused with {code_field} "
-                f"{refusal.get(code_field)!r}, expected {exp.refused!r}",
-                [Diff(code_field, exp.refused, refusal.get(code_field, MISSING))],
+                f"{refusal.get(code_field)!r}, expected {wanted}",
+                [Diff(code_field, wanted_value(exp), refusal.get(code_field, MISSING))],
             )
         return None
     if refusal is not None:
