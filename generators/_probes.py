@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from palconf.oracle import Rules
-from palconf.oracle.checks import ACTION_FIELDS
+from palconf.oracle.checks import ACTION_FIELDS, OPTIONAL_FIELDS
 from palconf.oracle.checks import ID_FIELDS as ORACLE_ID_FIELDS
 
 #: the fields each kind of action needs (what a changed `do` is given), the oracle's table
@@ -40,9 +40,18 @@ def _other_kind(a: Action, do: str, ids: list[str]) -> Action:
     carried = [a[f] for f in ID_FIELDS if isinstance(a.get(f), str)] or ids
     for i, f in enumerate(FIELDS_OF[do]):
         y[f] = 0 if f == "ability" else "energy" if f == "pay" else carried[i % len(carried)]
-    if "choose" in a:
+    if "choose" in a and "choose" in OPTIONAL_FIELDS.get(do, ()):
         y["choose"] = a["choose"]
     return y
+
+
+def _fields_of(do: Any) -> set[str]:
+    """The fields the ACTION table gives an action of kind `do` (with `player`): a field of
+    the wrong JSON type is sent only where it is one of them, since an engine may ignore a
+    field its action does not have (I-26)."""
+    if not isinstance(do, str):
+        return set()
+    return {"player", *FIELDS_OF.get(do, ()), *OPTIONAL_FIELDS.get(do, ())}
 
 
 def changes(game: Rules, a: Action) -> list[tuple[str, Action]]:
@@ -61,7 +70,8 @@ def changes(game: Rules, a: Action) -> list[tuple[str, Action]]:
     out += [("bad-choice", {**a, "choose": c}) for c in choices]
     for field in [f for f in a if f != "do"]:
         out.append(("drop-field", _without(a, field)))
-        out += [("wrong-type", {**a, field: v}) for v in WRONG_TYPES]
+        if field in _fields_of(a.get("do")):
+            out += [("wrong-type", {**a, field: v}) for v in WRONG_TYPES]
     if a.get("do") == "interrupt":
         out.append(("pay-energy", {**_without(a, "discard"), "pay": "energy"}))
         out.append(("pay-discard", {**_without(a, "discard"), "pay": "discard"}))

@@ -34,6 +34,7 @@ from palconf.core.errors import PalconfError
 from palconf.core.safe_write import UnsafeWrite, write_text_atomic
 from palconf.oracle import Rules
 from palconf.oracle.protocol import Session
+from palconf.oracle.rules import OPEN_REASONS_RULING
 
 from .game import is_setup_step
 from .lockstep import Difference
@@ -224,6 +225,7 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
     refusals: dict[int, dict[str, str] | None] = {
         n: s.refusal for n, s in enumerate(diff.game.steps, start=1)
     }
+    opens = {n: s.open for n, s in enumerate(diff.game.steps, start=1)}  # (Step.open)
     final: dict[str, Any] = {}
     reason_at: int | None = None
     observed = diff.game.observed_after(diff.step)
@@ -252,6 +254,8 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
             assert refusal is not None
             setup_step = is_setup_step(actions[n - 1])  # its code is always written
             entry["refused"] = refusal["reason"] if n == reason_at or setup_step else True
+            if n == reason_at and len(opens.get(n, ())) > 1:  # the protocol leaves it open
+                entry["refused"] = list(opens[n])
         if n == after_last and final:
             entry["observed"] = _tomlable(final)
         if entry:
@@ -286,11 +290,13 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         "cases/<keyword>/ (or interactions/, base/) and rename it to match (the id "
         "starts with the folder's name)."
     )
+    ruled = [OPEN_REASONS_RULING] if any(isinstance(e.get("refused"), list) for e in expect) else []
     return {
         "id": cid,
         "title": f"Generated board where an engine differed from the oracle ({cid[5:]})",
         "clauses": [],
         "rules": rules_cited or ["B-1"],
+        **({"interpretations": ruled} if ruled else {}),
         "notes": notes,
         "setup": diff.game.state,
         "actions": [as_case_action(a) for a in actions],

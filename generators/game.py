@@ -48,7 +48,9 @@ class Step:
     `broken`: every REASON row a refused action broke (`Rules.reasons`), in table order;
     `edge`: the name of the STATE edge a setup step was drawn at (generators._edges), with
     `@cell` for an edge crossed with card kind × zone × state; `cell`: for a refused action,
-    the cell of its acting card (`acting_cell`)."""
+    the cell of its acting card (`acting_cell`); `open`: for a refused action, every reason
+    a faithful engine may give (`Rules.open_reasons`: the oracle's, and any other the
+    protocol leaves open)."""
 
     action: dict[str, Any]
     refusal: dict[str, str] | None
@@ -57,6 +59,7 @@ class Step:
     broken: tuple[str, ...] = ()
     edge: str = ""
     cell: str = ""
+    open: tuple[str, ...] = ()
 
     @property
     def accepted(self) -> bool:
@@ -169,7 +172,8 @@ def _step(
         return Step(action, None, game.observe(), sort_legal(game.legal())), game
     broken = tuple(r.reason for r in game.reasons(action))
     refused = {"reason": refusal.reason, "message": refusal.message}
-    return Step(action, refused, *now(), broken, cell=cell), game
+    open_ = game.open_reasons(action, refusal.reason)
+    return Step(action, refused, *now(), broken, cell=cell, open=open_), game
 
 
 #: the fields that name an action's acting card, in the order looked at

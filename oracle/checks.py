@@ -30,6 +30,18 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "pass": (),
     "end-turn": (),
 }
+#: The optional fields the ACTION table gives each kind of action. A field that neither table
+#: gives a kind (`choose` on `end-turn`) is not one of its fields: this oracle checks its
+#: JSON type all the same (a wrong type: invalid-action), where an engine may also ignore
+#: it (I-26).
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    "deploy": ("choose",),
+    "assign": ("choose",),
+    "play": ("choose",),
+    "activate": ("choose",),
+    "attack": ("choose",),
+    "interrupt": ("discard",),
+}
 #: The fields that name a card (or the master) and must be strings wherever they appear.
 ID_FIELDS: frozenset[str] = frozenset(
     {"card", "structure", "attacker", "target", "blocker", "discard"}

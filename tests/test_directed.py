@@ -264,3 +264,30 @@ def test_fuzz_prints_the_hit_table_and_keeps_going(capsys: pytest.CaptureFixture
         cli_main(["fuzz", "--engine-cmd", cmd, "--max-differences", "0"])
     assert e.value.code == 2
     assert "--max-differences: must be a whole number from 1 to 1000" in capsys.readouterr().err
+
+
+def test_probes_send_a_wrong_typed_field_only_where_the_action_has_that_field() -> None:
+    """I-26: an engine may ignore a field its action does not have (`choose` on end-turn),
+    so no probe gives such a field the wrong JSON type; the action's own fields do get one."""
+    from palconf.generators._probes import probe_actions
+    from palconf.oracle.checks import ACTION_FIELDS, OPTIONAL_FIELDS
+
+    game = Rules.from_state(json.loads(json.dumps(BOARD)))
+
+    def well_typed(name: str, value: Any) -> bool:  # the oracle checks every field it sees
+        found = game.reasons({"do": "end-turn", "player": "B", name: value})
+        return not found or found[0].reason != "invalid-action"
+
+    probes = probe_actions(random.Random(0), game, game.legal(), 3000)
+    wrong_own = 0
+    for a in probes:
+        do = a.get("do")
+        if not isinstance(do, str) or do not in ACTION_FIELDS:
+            continue
+        own = {"do", "player", *ACTION_FIELDS[do], *OPTIONAL_FIELDS.get(do, ())}
+        for name, value in a.items():
+            if name not in own:
+                assert well_typed(name, value), a
+            elif name not in ("do", "player") and not well_typed(name, value):
+                wrong_own += 1
+    assert wrong_own > 100, wrong_own

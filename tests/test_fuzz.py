@@ -34,7 +34,7 @@ from palconf.generators.differential import (
 from palconf.generators.export import _keys, as_case_action, case_from_difference, write_case
 from palconf.generators.game import play
 from palconf.generators.lockstep import diff_observed
-from palconf.oracle import Rules
+from palconf.oracle import Refusal, Rules
 from palconf.running.runner import run_case
 
 from .engines.misread import MISREADINGS
@@ -519,3 +519,52 @@ def test_an_exported_case_points_at_a_schema_that_exists(tmp_path: Path) -> None
     line = schema_line(folder)
     assert line.startswith("#:schema ") and line.endswith("\n")
     assert (folder / line[len("#:schema ") :].strip()).resolve() == paths.CASE_SCHEMA
+
+
+class OtherPlayerReading(Rules):
+    """Reads a `player` other than "A" or "B" as a player who may not act now (I-25): the
+    table's answer for the player who may not act, not invalid-action."""
+
+    def try_action(self, state: Any, action: Any) -> Any:
+        if isinstance(action, dict) and isinstance(action.get("player"), str):
+            if action["player"] not in ("A", "B"):
+                bystander = "B" if (state.priority or state.active) == "A" else "A"
+                action = {**action, "player": bystander}
+        return super().try_action(state, action)
+
+
+class UnknownPlayerNotFound(Rules):
+    """Gives not-found for a `player` other than "A" or "B": neither reading of I-25."""
+
+    def try_action(self, state: Any, action: Any) -> Any:
+        if isinstance(action, dict) and action.get("player") == "C":
+            raise Refusal("not-found", "no such player")
+        return super().try_action(state, action)
+
+
+def test_a_reason_the_protocol_leaves_open_is_no_difference(tmp_path: Path) -> None:
+    """I-25: for a player "C", the fuzzer takes invalid-action or the reason of a player who
+    may not act; any other reason is a difference, exported as a case that accepts the two."""
+    state = {
+        "players": {
+            "A": {"life": 5, "battle": [{"id": "a1", "kind": "pal", "power": 3000}]},
+            "B": {"life": 5},
+        }
+    }
+    actions = [
+        {"do": "pass", "player": "C"},  # main: wrong-timing, read as a player
+        {"do": "end-turn", "player": "C"},  # main: wrong-player, read as a player
+    ]
+    game = play(Rules, state, actions)
+    assert [s.open for s in game.steps] == [
+        ("invalid-action", "wrong-timing"),
+        ("invalid-action", "wrong-player"),
+    ]
+    assert run_game(started(OracleEngine(OtherPlayerReading)), game) is None
+    wrong = started(OracleEngine(UnknownPlayerNotFound))
+    diff = run_game(wrong, game)
+    assert diff is not None and diff.kind == "reason" and diff.step == 1
+    case = case_from_difference(diff)
+    assert case["expect"][0]["refused"] == ["invalid-action", "wrong-timing"]
+    assert case["interpretations"] == ["I-25"]
+    assert check_export(diff, wrong, tmp_path).outcome == "fail"

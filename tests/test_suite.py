@@ -11,6 +11,7 @@ from palconf import paths
 from palconf.authoring.lint import lint_cases
 from palconf.cases.loader import load_cases
 from palconf.cli import main
+from palconf.oracle.rules import OPEN_REASONS_RULING
 from palconf.registry import RegistryError
 from palconf.registry import load as load_registry
 
@@ -71,6 +72,15 @@ def test_lint_holds_a_list_of_reasons_to_its_ruling_and_the_order(tmp_path: Path
     assert lint(text) == []
     unruled = lint(text.replace('interpretations = ["I-25"]\n', ""))
     assert any("cite the interpretation" in p for p in unruled), unruled
+    # I-20's single reason, where the protocol leaves two open: lint asks for the list
+    single = lint(text.replace('["invalid-action", "wrong-timing"]', '"invalid-action"'))
+    assert any(
+        "leaves the reason open here ('invalid-action' or 'wrong-timing')" in p for p in single
+    )
+    # a list where the reason is not open
+    plain = text.replace('player = "C"', 'player = "A"')
+    assert "leaves the reason open" not in " ".join(lint(plain))
+    assert any("only 'wrong-timing' is right here" in p for p in lint(plain)), lint(plain)
     # a list without the oracle's own reason: the case fails on the oracle
     without = lint(
         text.replace('["invalid-action", "wrong-timing"]', '["wrong-timing", "wrong-player"]')
@@ -82,6 +92,9 @@ def test_a_retired_ruling_is_out_of_coverage_and_names_its_successor() -> None:
     registry = load_registry()
     assert registry.retired == {"I-20": "I-25"}
     assert "retired_by" not in registry.interpretations["I-25"]
+    # the ruling the oracle's open reasons (and exported cases) cite is in force
+    assert OPEN_REASONS_RULING in registry.interpretations
+    assert OPEN_REASONS_RULING not in registry.retired
 
 
 def test_a_retired_ruling_must_name_one_in_force(tmp_path: Path) -> None:

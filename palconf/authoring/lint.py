@@ -52,15 +52,26 @@ def expected_folder(case: Case, registry: Registry) -> str:
 REASONS_RULE = "P-reasons"
 
 
-def several_reasons(case: Case) -> list[tuple[int, tuple[str, ...], list[str]]]:
-    """The actions of a case that demand a reason (or one of a list of reasons) where the
-    oracle finds several rules of the REASON table broken: (step, the demanded reasons,
-    every reason code in table order)."""
+@dataclass(frozen=True)
+class Demand:
+    """An action of a case that demands a reason (or one of a list of reasons), with what the
+    oracle finds there: every REASON row it breaks (`codes`, in table order) and the reasons
+    a faithful engine may give (`open`, `Rules.open_reasons`: more than one only where the
+    protocol leaves the reason open)."""
+
+    step: int
+    demanded: tuple[str, ...]
+    codes: tuple[str, ...]
+    open: tuple[str, ...]
+
+
+def demands(case: Case) -> list[Demand]:
+    """The actions of a case that demand a reason, each with what the oracle finds there."""
     try:
         game = Rules.from_state(case.setup)
     except StateError:
         return []
-    out: list[tuple[int, tuple[str, ...], list[str]]] = []
+    out: list[Demand] = []
     for n, step in enumerate(case.steps, start=1):
         exp = case.expectation_after(n)
         if step.kind == "setup":
@@ -71,9 +82,8 @@ def several_reasons(case: Case) -> list[tuple[int, tuple[str, ...], list[str]]]:
                     return out
             continue
         if exp is not None and exp.reasons:
-            codes = list(dict.fromkeys(r.reason for r in game.reasons(step.body)))
-            if len(codes) > 1:
-                out.append((n, exp.reasons, codes))
+            codes = tuple(dict.fromkeys(r.reason for r in game.reasons(step.body)))
+            out.append(Demand(n, exp.reasons, codes, game.open_reasons(step.body)))
         game.apply(step.body)
     return out
 
@@ -125,8 +135,24 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
             problem(f"same setup and actions as {boards[board]}", ["setup"])
         boards.setdefault(board, case.id)
         # (an illegal setup never gets here: the loader refuses it, palconf.cases.checks)
-        for n, demanded, codes in several_reasons(case):
+        for d in demands(case):
+            n, demanded, codes = d.step, d.demanded, d.codes
             wanted = " or ".join(repr(r) for r in demanded)
+            if len(d.open) > 1 and set(demanded) != set(d.open):
+                problem(
+                    f"action {n} demands {wanted}, but the protocol leaves the reason open "
+                    f"here ({' or '.join(map(repr, d.open))}): demand exactly those (a list), "
+                    "and cite the ruling",
+                    ["expect"],
+                )
+            elif len(d.open) == 1 and len(demanded) > 1:
+                problem(
+                    f"action {n} accepts {wanted}, but only {d.open[0]!r} is right here: "
+                    "a list of reasons is for a reason the protocol leaves open",
+                    ["expect"],
+                )
+            if len(codes) < 2:
+                continue
             if REASONS_RULE not in case.rules:
                 problem(
                     f"action {n} demands {wanted} where several rules are broken "

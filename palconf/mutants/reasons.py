@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from palconf.mutants import mutant
-from palconf.oracle.checks import ID_FIELDS
+from palconf.oracle.checks import ACTION_FIELDS, ID_FIELDS, OPTIONAL_FIELDS
 from palconf.oracle.model import GameState
 from palconf.oracle.rules import Refusal, Rules
 
@@ -291,3 +291,20 @@ class BadBlockerNotFound(Rules):
             lambda r: bad,
             f"{a['blocker']!r} is not a Pal of the defender in battle",
         )
+
+
+@mutant(
+    "reasons-foreign-field-refused",
+    "B-17",
+    "A field the ACTION table does not give the action's kind (`choose` on end-turn, pass, "
+    "block or interrupt) is refused as malformed even when its type is right, though "
+    "surplus entries are ignored (I-26).",
+)
+class ForeignFieldRefused(Rules):
+    def check_shape(self, action: Any) -> str:
+        do = super().check_shape(action)
+        own = {"do", "player", *ACTION_FIELDS[do], *OPTIONAL_FIELDS.get(do, ())}
+        foreign = sorted(set(action) - own)
+        if foreign:
+            raise Refusal("invalid-action", f"`{do}` has no field `{foreign[0]}`")
+        return do
