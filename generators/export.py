@@ -29,12 +29,12 @@ import tomli_w
 
 from palconf.cases import checks as case_checks
 from palconf.cases import loader as case_files
+from palconf.cases.open_reasons import OPEN_REASONS_RULING
 from palconf.core import MISSING, Diff
 from palconf.core.errors import PalconfError
 from palconf.core.safe_write import UnsafeWrite, write_text_atomic
 from palconf.oracle import Rules
 from palconf.oracle.protocol import Session
-from palconf.oracle.rules import OPEN_REASONS_RULING
 
 from .game import is_setup_step
 from .lockstep import Difference

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from palconf.cases.open_reasons import open_reasons
 from palconf.oracle import Rules, StateError
 
 #: The order legal actions are offered in (what shrinking reaches first).
@@ -49,7 +50,7 @@ class Step:
     `edge`: the name of the STATE edge a setup step was drawn at (generators._edges), with
     `@cell` for an edge crossed with card kind × zone × state; `cell`: for a refused action,
     the cell of its acting card (`acting_cell`); `open`: for a refused action, every reason
-    a faithful engine may give (`Rules.open_reasons`: the oracle's, and any other the
+    a faithful engine may give (`palconf.cases.open_reasons`: the oracle's, and any other the
     protocol leaves open)."""
 
     action: dict[str, Any]
@@ -172,7 +173,7 @@ def _step(
         return Step(action, None, game.observe(), sort_legal(game.legal())), game
     broken = tuple(r.reason for r in game.reasons(action))
     refused = {"reason": refusal.reason, "message": refusal.message}
-    open_ = game.open_reasons(action, refusal.reason)
+    open_ = open_reasons(game, action, refusal.reason)
     return Step(action, refused, *now(), broken, cell=cell, open=open_), game
 
 

@@ -2,8 +2,7 @@
 
 `Rules` holds a `GameState` and speaks the shapes of protocol v1 in-process:
 `apply(action)` → None (accepted) or a `Refusal` (reason code + message, state unchanged);
-`reasons(action)` → every row of P-reasons the action breaks; `open_reasons(action)` → the
-reasons a faithful engine may give, where the protocol leaves them open; `observe()` → OBSERVED;
+`reasons(action)` → every row of P-reasons the action breaks; `observe()` → OBSERVED;
 `legal()` → LEGAL.
 
 Where things are (each a mixin of `Rules`, each method overridable by a mutant):
@@ -36,10 +35,7 @@ from .checks import ACTION_FIELDS
 from .legal import LegalRules
 from .model import PLAYERS, GameState, load_state
 
-__all__ = ["ACTION_FIELDS", "OPEN_REASONS_RULING", "Pending", "Refusal", "Rules"]
-
-#: The interpretation that leaves a refusal's reason open (`Rules.open_reasons`).
-OPEN_REASONS_RULING = "I-25"
+__all__ = ["ACTION_FIELDS", "Pending", "Refusal", "Rules"]
 
 
 class Rules(LegalRules):
@@ -102,27 +98,6 @@ class Rules(LegalRules):
         except Refusal as refusal:
             return [refusal]
         return []
-
-    def open_reasons(self, action: Any, own: str | None = None) -> tuple[str, ...]:
-        """Every REASON a faithful engine may give for refusing `action` now: the oracle's
-        own first (`reasons(action)[0]`), then any other that protocol v1 leaves open (`()`
-        when the action is legal). One point is open (I-25): a `player` that is a string
-        other than "A" or "B" is malformed (`invalid-action`, this oracle's reading) or a
-        player who may not act now, whose reason is then what the table gives the player
-        who may not act (`wrong-player`, or a row checked before it). `own`: the oracle's
-        reason, when the caller has it already."""
-        if own is None:
-            found = self.reasons(action)
-            if not found:
-                return ()
-            own = found[0].reason
-        player = action.get("player") if isinstance(action, dict) else None
-        if not isinstance(player, str) or player in PLAYERS or own == "game-over":
-            return (own,)
-        may_act = self.state.priority or self.state.active
-        bystander = next(p for p in PLAYERS if p != may_act)
-        other = self.reasons({**action, "player": bystander})
-        return tuple(dict.fromkeys([own, *(r.reason for r in other[:1])]))
 
     def observe(self) -> dict[str, Any]:
         g = self.state

@@ -10,8 +10,8 @@ import pytest
 from palconf import paths
 from palconf.authoring.lint import lint_cases
 from palconf.cases.loader import load_cases
+from palconf.cases.open_reasons import OPEN_REASONS_RULING
 from palconf.cli import main
-from palconf.oracle.rules import OPEN_REASONS_RULING
 from palconf.registry import RegistryError
 from palconf.registry import load as load_registry
 

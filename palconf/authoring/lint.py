@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from palconf.cases.loader import Case, locate
+from palconf.cases.open_reasons import open_reasons
 from palconf.core.outcomes import BASE, PROTOCOL
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.oracle import Rules, StateError
@@ -56,7 +57,7 @@ REASONS_RULE = "P-reasons"
 class Demand:
     """An action of a case that demands a reason (or one of a list of reasons), with what the
     oracle finds there: every REASON row it breaks (`codes`, in table order) and the reasons
-    a faithful engine may give (`open`, `Rules.open_reasons`: more than one only where the
+    a faithful engine may give (`open`, `palconf.cases.open_reasons`: more than one only where the
     protocol leaves the reason open)."""
 
     step: int
@@ -83,7 +84,7 @@ def demands(case: Case) -> list[Demand]:
             continue
         if exp is not None and exp.reasons:
             codes = tuple(dict.fromkeys(r.reason for r in game.reasons(step.body)))
-            out.append(Demand(n, exp.reasons, codes, game.open_reasons(step.body)))
+            out.append(Demand(n, exp.reasons, codes, open_reasons(game, step.body)))
         game.apply(step.body)
     return out
 
