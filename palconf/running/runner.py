@@ -34,6 +34,7 @@ from palconf.core import (
 from palconf.core import legal as ask_legal
 from palconf.core.compare import canonical, matches, show
 from palconf.core.errors import PalconfError
+from palconf.core.observed_rules import observed_problems, printed_cards
 
 __all__ = ["CaseFailed", "legal_problems", "play_case", "run_case", "verdict_problem"]
 
@@ -54,6 +55,7 @@ class _Play:
         self.case = case
         self.offers_legal = engine.info.offers_legal
         self.legal_unchecked = 0  # legal expectations left out: the engine has no `legal`
+        self.game = printed_cards(case.setup)  # the cards OBSERVED must list (P-observed)
 
     def run(self) -> None:
         reply = setup(self.engine, self.case.setup)
@@ -96,10 +98,17 @@ class _Play:
         exp = self.case.expectation_after(n)
         if n:
             self.check_verdict(n, exp, state, before, refusal)
+            if refusal is None and self.case.steps[n - 1].kind == "setup":
+                self.game = printed_cards(self.case.steps[n - 1].body)
         if exp is not None and exp.observed is not None:
             diffs = compare(exp.observed, state, subset=True)
             if diffs:
                 raise CaseFailed(n, f"{_where(n)}: {len(diffs)} field(s) differ", diffs)
+        broken = observed_problems(state, self.game)
+        if broken:
+            raise CaseFailed(
+                n, f"{_where(n)}: OBSERVED breaks P-observed in {len(broken)} field(s)", broken
+            )
         if exp is not None and exp.legal is not None:
             self.check_legal(n, exp.legal)
 
