@@ -13,9 +13,10 @@ Every mutant keeps the oracle's keyword list, so the harness runs every case aga
 (none is skipped). `palconf mutants` runs the case suite against each one; every mutant must
 be killed (some case must fail) — see `palconf.mutants.sweep`.
 
-Modules, by area: `quick` (Quick and the quick step), `triggers` (On Deploy / On Attack /
-On Assign, deploying and assigning), `pumps` (Brave, Serious), `choices` (choices, the order
-of triggered abilities), `interrupt`, `turn` (end of turn, Vigilance), `targeting`
+Modules, by area: `quick` (Quick and the quick step; playing events and activating abilities,
+B-9, B-9a), `triggers` (On Deploy / On Attack / On Assign, deploying and assigning), `pumps`
+(Brave, Serious), `choices` (choices, what effects affect, the order of triggered abilities),
+`interrupt`, `turn` (end of turn, night, Vigilance), `targeting`
 (Taunt, Assault, attack targets), `blocking` (block step, Stealth), `battle` (battle,
 Retaliate, Breakthrough), `power` (Nocturnal, power and life), `refusals` (B-21), `reasons`
 (P-reasons: the order of the REASON table, each field's code), `protocol_state` (P-state),

@@ -168,6 +168,38 @@ class StealthSkipsBlockStep(Rules):
             self.enter_quick_step(g)
 
 
+@mutant(
+    "blockers-fixed-at-declaration",
+    "B-13",
+    "The Pals that may block are those standing when the attack is declared, so a Pal that "
+    "the attacker's On Attack abilities stand may not block.",
+)
+class BlockersFixedAtDeclaration(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        # LEGAL's trial attacks set it too, but only before the real attack, never during it
+        self.__dict__["standing"] = {c.id for c in g.battle_pals() if c.state == "stand"}
+        return super().move_attack(g, a)
+
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        standing: set[str] | None = self.__dict__.get("standing")
+        return (standing is None or blocker_id in standing) and super().can_block(g, blocker_id)
+
+
+@mutant(
+    "taunt-only-taunt-pals-block",
+    "taunt.1",
+    "Taunt is read as making its Pal the defender's blocker: while a Taunt Pal of the "
+    "defender can block, no other Pal may.",
+)
+class TauntOnlyTauntPalsBlock(Rules):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        can = super().can_block
+        if not can(g, blocker_id):
+            return False
+        taunting = [c.id for c in g.battle_pals() if c.has("taunt") and can(g, c.id)]
+        return not taunting or blocker_id in taunting
+
+
 # ---------------------------------------------------------------- Stealth (stealth.1)
 #
 # `Stealth.forbids_block` is asked, whenever a card in play has Stealth, whether the blocker

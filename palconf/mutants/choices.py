@@ -1,5 +1,6 @@
-"""Mutants of choices and what they find (B-17, B-19), and of the order triggered abilities
-resolve in (B-17); also deploying (B-7)."""
+"""Mutants of choices and what they find (B-17, B-19), of what an effect affects (`self`, whose
+energy: B-19, I-15), and of the order triggered abilities resolve in (B-17); also deploying
+(B-7)."""
 
 from __future__ import annotations
 
@@ -212,3 +213,40 @@ class SelfFindsOnlyBattleArea(Rules):
         if target is not None and target.card.kind == "pal" and target.zone != "battle":
             return None
         return target
+
+
+@mutant(
+    "self-rest-stand-finds-only-pals",
+    "B-19",
+    "A `rest` or `stand` effect on `self` is read as acting on a Pal only, so a structure's "
+    "own written ability that rests or stands it finds nothing.",
+)
+class SelfRestStandFindsOnlyPals(Rules):
+    def effect_target(self, g: GameState, p: Pending) -> CardState | None:
+        target = super().effect_target(g, p)
+        if (
+            target is not None
+            and target.card.kind != "pal"
+            and p.effect.target == "self"
+            # one of its written abilities (not Vigilance, a keyword ability)
+            and any(a.effect is p.effect for a in target.card.abilities)
+        ):
+            return None
+        return target
+
+
+# ---------------------------------------------------------------- whose energy (B-19, I-15)
+
+
+@mutant(
+    "energy-effect-to-active-player",
+    "B-19",
+    "An `energy` effect gives its energy to the player whose turn it is, not to the "
+    "ability's controller (against I-15).",
+)
+class EnergyEffectToActivePlayer(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if p.effect.op == "energy":
+            g.energy[g.active] += p.effect.amount
+            return
+        super().resolve_effect(g, p)

@@ -72,6 +72,56 @@ class AssignedPalsUnchecked(Rules):
 
 
 @mutant(
+    "state-assigned-state-unchecked",
+    "P-state",
+    "The `state` of a Pal on a structure's `assigned` list is not checked: a value other "
+    'than stand or rest ("tapped") is taken as stand.',
+)
+class AssignedStateUnchecked(Rules):
+    @classmethod
+    def from_state(cls, data: Any) -> Rules:
+        data = copy.deepcopy(data)
+        for card, zone in _cards(data):
+            if zone == "assigned" and card.get("state") not in (None, "stand", "rest"):
+                card["state"] = "stand"
+        return super().from_state(data)
+
+
+@mutant(
+    "state-assigned-pal-extra-fields-ignored",
+    "P-state",
+    "A Pal on a structure's `assigned` list may carry an `assigned` or `effect` field: it "
+    "is ignored there rather than refused.",
+)
+class AssignedPalExtraFieldsIgnored(Rules):
+    @classmethod
+    def from_state(cls, data: Any) -> Rules:
+        data = copy.deepcopy(data)
+        for card, zone in _cards(data):
+            if zone == "assigned" and card.get("kind") == "pal":
+                card.pop("assigned", None)
+                card.pop("effect", None)
+        return super().from_state(data)
+
+
+@mutant(
+    "state-assigned-keyword-texts-unchecked",
+    "P-state",
+    "The keyword texts of a Pal on a structure's `assigned` list are read leniently: an "
+    "unknown or malformed one (`Haste`, `Brave` without its number) is dropped.",
+)
+class AssignedKeywordTextsUnchecked(Rules):
+    @classmethod
+    def from_state(cls, data: Any) -> Rules:
+        data = copy.deepcopy(data)
+        for card, zone in _cards(data):
+            words = card.get("keywords")
+            if zone == "assigned" and isinstance(words, list):
+                card["keywords"] = [w for w in words if _keyword_loads(w)]
+        return super().from_state(data)
+
+
+@mutant(
     "state-unchecked-out-of-play",
     "P-state",
     "A card's `state` is read only for cards in play: in hand or graveyard any value is "
@@ -118,6 +168,15 @@ def _keyword_ok(word: Any) -> bool:
 
 def _probe(word: str) -> dict[str, Any]:
     return {"id": "k", "kind": "pal", "power": 0, "keywords": [word]}
+
+
+def _keyword_loads(word: Any) -> bool:
+    """Whether `word` is a keyword text P-state accepts."""
+    try:
+        Rules.from_state({"players": {"A": {"life": 1, "hand": [_probe(word)]}, "B": {"life": 1}}})
+    except StateError:
+        return False
+    return True
 
 
 @mutant(

@@ -11,10 +11,12 @@ rested Pal, `night` true at night).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from palconf.mutants import mutant
-from palconf.oracle.model import CardState, Effect, GameState
+from palconf.oracle.keywords import Battle, BattleTrigger
+from palconf.oracle.model import CardState, Effect, GameState, Pump
 from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- over-reading: restrictions
@@ -129,6 +131,82 @@ class BlockOnlyMaster(Rules):
     def can_block(self, g: GameState, blocker_id: str) -> bool:
         assert g.attack is not None
         return g.attack.target == "master" and super().can_block(g, blocker_id)
+
+
+# ---------------------------------------------------------------- over-reading: once a turn
+#
+# Nothing in the rules limits how often a Pal stood again may block, or its keywords work, in
+# one turn. A mutant that adds such a limit remembers what was done this turn: the accepted
+# actions (`_AcceptedThisTurn`, kept by `apply`, so LEGAL's trial moves leave no trace), or a
+# mark among the state's pumps, which end with the turn (`TurnMark`).
+
+
+class _AcceptedThisTurn(Rules):
+    """Remembers each accepted action with its turn (no misreading by itself)."""
+
+    def apply(self, action: Any) -> Refusal | None:
+        turn = self.state.turn
+        refusal = super().apply(action)
+        if refusal is None:
+            self.__dict__.setdefault("accepted", []).append((turn, dict(action)))
+        return refusal
+
+    def accepted_this_turn(self, g: GameState, do: str) -> list[dict[str, Any]]:
+        return [a for t, a in self.__dict__.get("accepted", []) if t == g.turn and a["do"] == do]
+
+
+@mutant(
+    "block-once-per-turn",
+    "B-13",
+    "A Pal may block only once a turn, even when an effect stands it again.",
+)
+class BlockOncePerTurn(_AcceptedThisTurn):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        blocked = any(a["blocker"] == blocker_id for a in self.accepted_this_turn(g, "block"))
+        return not blocked and super().can_block(g, blocker_id)
+
+
+@mutant(
+    "stealth-once-per-turn",
+    "stealth.1",
+    "Stealth is read as protecting only its card's first attack of a turn, so a second "
+    "attack that turn (after an effect stood it) may be blocked.",
+)
+class StealthOncePerTurn(_AcceptedThisTurn):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        attack = g.attack
+        assert attack is not None
+        attacks = self.accepted_this_turn(g, "attack")
+        if sum(a["attacker"] == attack.attacker for a in attacks) >= 2:
+            g = g.copy()
+            attacker = g.cards[attack.attacker]
+            keywords = tuple(k for k in attacker.card.keywords if k.id != "stealth")
+            attacker.card = replace(attacker.card, keywords=keywords)
+        return super().can_block(g, blocker_id)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMark(Pump):
+    """A pump of 0 that marks what its card did this turn (`what`): it changes no power and
+    ends, like every pump, at the end of the turn (B-6)."""
+
+    what: str = ""
+
+
+@mutant(
+    "breakthrough-once-per-turn",
+    "breakthrough.1",
+    "A Breakthrough Pal is read as dealing its Breakthrough damage at most once a turn, so "
+    "on a second kill that turn (after an effect stood it) it deals nothing.",
+)
+class BreakthroughOncePerTurn(Rules):
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
+        dealt = {p.card for p in g.pumps if isinstance(p, TurnMark) and p.what == "breakthrough"}
+        queue = [t for t in queue if t.kind != "damage" or t.source not in dealt]
+        g.pumps += [TurnMark(t.source, 0, "breakthrough") for t in queue if t.kind == "damage"]
+        super().resolve_battle_triggers(g, battle, queue)
 
 
 # ---------------------------------------------------------------- no-op transitions

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from palconf.mutants import mutant
-from palconf.oracle.model import CardState, GameState, Player, other
+from palconf.oracle.model import CardState, GameState, Player, Zone, other
 from palconf.oracle.rules import Rules
 
 
@@ -283,3 +283,151 @@ class LegalAnyEventInQuickStep(Rules):
         as_main = g.copy()
         as_main.step, as_main.active = "main", p
         return _union(listed, [a for a in _legal_on(self, as_main) if a["do"] == "play"])
+
+
+def _as_if_moved(
+    rules: Rules, frm: Zone, to: Zone, do: str, field: str = "card", kind: str | None = None
+) -> list[dict[str, Any]]:
+    """The `do` actions the oracle lists for the acting player with their cards in `frm`
+    (of `kind`, or every kind) put in `to`, whose `field` names one of those cards."""
+    g = rules.state
+    p = _actor(g)
+    if p is None:
+        return []
+    moved = g.copy()
+    ids = set()
+    for c in moved.zone(p, frm):
+        if kind is None or c.card.kind == kind:
+            c.zone = to
+            ids.add(c.id)
+    return [a for a in _legal_on(rules, moved) if a["do"] == do and a.get(field) in ids]
+
+
+@mutant(
+    "legal-activate-from-hand",
+    "P-legal",
+    "The activated abilities of the player's cards in hand are listed too, as if in play.",
+)
+class LegalActivateFromHand(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        return _union(super().legal(), _as_if_moved(self, "hand", "structures", "activate"))
+
+
+@mutant(
+    "legal-activate-from-graveyard",
+    "P-legal",
+    "The activated abilities of the player's cards in the graveyard are listed too, as if in play.",
+)
+class LegalActivateFromGraveyard(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        return _union(super().legal(), _as_if_moved(self, "graveyard", "structures", "activate"))
+
+
+@mutant(
+    "legal-deploy-from-graveyard",
+    "P-legal",
+    "The Pals and structures in the player's graveyard are listed as deploys too, as if in hand.",
+)
+class LegalDeployFromGraveyard(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        return _union(super().legal(), _as_if_moved(self, "graveyard", "hand", "deploy"))
+
+
+@mutant(
+    "legal-play-from-graveyard",
+    "P-legal",
+    "The events in the player's graveyard are listed as plays too, as if in hand.",
+)
+class LegalPlayFromGraveyard(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        return _union(super().legal(), _as_if_moved(self, "graveyard", "hand", "play"))
+
+
+@mutant(
+    "legal-assign-to-structure-in-hand",
+    "P-legal",
+    "The assigns listed pair each standing Pal with the player's structures in hand too, as "
+    "if in play.",
+)
+class LegalAssignToStructureInHand(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        extra = _as_if_moved(self, "hand", "structures", "assign", "structure", "structure")
+        return _union(super().legal(), extra)
+
+
+@mutant(
+    "legal-quick-opponents-abilities",
+    "P-legal",
+    "In the quick step the Quick abilities of every card in play are listed for the player "
+    "with priority, the opponent's cards too.",
+)
+class LegalQuickOpponentsAbilities(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        listed = super().legal()
+        g = self.state
+        p = g.priority
+        if g.step != "quick" or p is None:
+            return listed
+        theirs = g.copy()
+        ids = {c.id for c in theirs.cards.values() if c.in_play and c.owner != p}
+        for cid in ids:
+            theirs.cards[cid].owner = p
+        return _union(
+            listed,
+            [a for a in _legal_on(self, theirs) if a["do"] == "activate" and a["card"] in ids],
+        )
+
+
+@mutant(
+    "legal-interrupt-discard-needs-printed-cost",
+    "P-legal",
+    "Interrupt's discard way is listed only when the player's energy could pay the card's "
+    "printed cost too.",
+)
+class LegalInterruptDiscardNeedsPrintedCost(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        return [
+            a
+            for a in super().legal()
+            if not (
+                a["do"] == "interrupt"
+                and a["pay"] == "discard"
+                and g.cards[a["card"]].card.cost > g.energy[a["player"]]
+            )
+        ]
+
+
+@mutant(
+    "legal-interrupt-discard-from-battle",
+    "P-legal",
+    "Interrupt's discard way is listed with each of the player's Pals in the battle area as "
+    "the other card too, not only with the cards in hand.",
+)
+class LegalInterruptDiscardFromBattle(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        listed = super().legal()
+        g = self.state
+        if g.step != "quick" or g.attack is None or g.priority != g.attack.defender:
+            return listed
+        p = g.attack.defender
+        return _union(listed, _interrupts(self, g, p, lambda c, hand: g.zone(p, "battle")))
+
+
+@mutant(
+    "legal-only-taunt-blockers",
+    "P-legal",
+    "In the block step only Taunt Pals are listed as blockers while one of them may block, "
+    "as if Taunt bound the block.",
+)
+class LegalOnlyTauntBlockers(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        listed = super().legal()
+        g = self.state
+
+        def taunting(a: dict[str, Any]) -> bool:
+            return a["do"] == "block" and g.cards[a["blocker"]].has("taunt")
+
+        if not any(taunting(a) for a in listed):
+            return listed
+        return [a for a in listed if a["do"] != "block" or taunting(a)]

@@ -193,3 +193,61 @@ class OverStepUnchanged(Rules):
         if out["step"] == "over":
             out["step"] = "main"
         return out
+
+
+@mutant(
+    "observed-active-is-winner-when-over",
+    "P-observed",
+    "Once the game is over, `active` names the winner rather than the player whose turn it was.",
+)
+class ActiveIsWinnerWhenOver(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        if out["step"] == "over":
+            out["active"] = out["winner"]
+        return out
+
+
+@mutant(
+    "observed-structures-map-lists-out-of-play",
+    "P-observed",
+    "A player's `structures` map lists every structure card the player owns, the ones in hand "
+    "and graveyard too, though `cards` gives them that zone.",
+)
+class StructuresMapListsOutOfPlay(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for cid, c in out["cards"].items():
+            if self.state.cards[cid].card.kind == "structure" and c["state"] is None:
+                out["players"][c["owner"]]["structures"].setdefault(cid, [])
+        return out
+
+
+@mutant(
+    "observed-assigned-pal-stays-in-battle-list",
+    "P-observed",
+    "A Pal assigned to a structure is shown on it and still in its owner's `battle` list, "
+    "though `cards` gives it the zone assigned.",
+)
+class AssignedPalStaysInBattleList(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for cid, c in out["cards"].items():
+            if c["zone"] == "assigned":
+                out["players"][c["owner"]]["battle"].append(cid)
+        return out
+
+
+@mutant(
+    "observed-graveyard-power-keeps-pumps",
+    "P-observed",
+    "A Pal put into the graveyard shows the power it had when it left play, not its printed power.",
+)
+class GraveyardPowerKeepsPumps(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for cid, c in out["cards"].items():
+            card = self.state.cards[cid]
+            if c["zone"] == "graveyard" and card.card.kind == "pal":
+                c["power"] = card.card.power + 100
+        return out

@@ -1,5 +1,6 @@
-"""Mutants of Quick (quick.1–3) and its timing (B-9, B-9a), and of the block and quick steps
-as quick actions see them (B-13, B-14)."""
+"""Mutants of Quick (quick.1–3) and its timing (B-9, B-9a), of the block and quick steps as
+quick actions see them (B-13, B-14), and of playing an event and activating an ability (B-9,
+B-9a: whose card, which ability, when the cost is paid)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from palconf.mutants import keyword_mutant, mutant
 from palconf.oracle.keywords import Quick
-from palconf.oracle.model import CardState, GameState, other
+from palconf.oracle.model import CardState, GameState, Player, other
 from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- Quick (quick.1–3)
@@ -320,4 +321,94 @@ class OneQuickAbilityMakesCardQuick(Rules):
         card = g.cards.get(a["card"])
         if g.step == "quick" and card is not None and any(ab.quick for ab in card.card.abilities):
             g = _abilities_made_quick(g, card.id)
+        return super().check_activate(g, a)
+
+
+# ------------------------------------------------------------- playing and activating (B-9, B-9a)
+
+
+@mutant(
+    "activate-opponents-card",
+    "B-9a",
+    "An activated ability of the opponent's card in play may be activated too, paid from "
+    "the activating player's energy.",
+)
+class ActivateOpponentsCard(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        card = g.cards.get(a["card"])
+        if card is not None and card.in_play and card.owner != a["player"]:
+            g = g.copy()
+            g.cards[card.id].owner = a["player"]
+        return super().check_activate(g, a)
+
+    def move_activate(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        card = g.cards[a["card"]]
+        owner, card.owner = card.owner, a["player"]  # pays, and controls the ability
+        pending = super().move_activate(g, a)
+        card.owner = owner
+        return pending
+
+
+def _index_among_activated(g: GameState, a: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`a` with its `ability` index, read as counting the activated abilities only, turned
+    into the index in `abilities` (one past the activated ones: past them all, not-found)."""
+    card = g.cards.get(a["card"])
+    if card is None:
+        return a
+    abilities = card.card.abilities
+    activated = [i for i, ab in enumerate(abilities) if ab.when == "activate"]
+    index = a["ability"]
+    return {**a, "ability": activated[index] if 0 <= index < len(activated) else len(abilities)}
+
+
+@mutant(
+    "activate-index-among-activated",
+    "B-9a",
+    "The `ability` index is read as counting the card's activated abilities only, skipping "
+    "its triggered ones.",
+)
+class ActivateIndexAmongActivated(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return super().check_activate(g, _index_among_activated(g, a))
+
+    def move_activate(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        return super().move_activate(g, _index_among_activated(g, a))
+
+
+def _with_energy(g: GameState, player: Player, cost: int, gain: int) -> GameState:
+    """`g`, or a copy of it in which `player` can pay `cost` when the `gain` of energy the
+    effect gives would pay it."""
+    if g.energy[player] < cost <= g.energy[player] + gain:
+        g = g.copy()
+        g.energy[player] = cost
+    return g
+
+
+@mutant(
+    "play-pays-after-effect",
+    "B-9",
+    "An event's cost is taken to be paid once its effect has resolved, so the energy it "
+    "gives can pay for the event itself.",
+)
+class PlayPaysAfterEffect(Rules):
+    def check_play(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        card = g.cards.get(a["card"])
+        if card is not None and card.card.effect is not None and card.card.effect.op == "energy":
+            g = _with_energy(g, a["player"], card.card.cost, card.card.effect.amount)
+        return super().check_play(g, a)
+
+
+@mutant(
+    "activate-pays-after-effect",
+    "B-9a",
+    "An activated ability's cost is taken to be paid once its effect has resolved, so the "
+    "energy it gives can pay for the ability itself.",
+)
+class ActivatePaysAfterEffect(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        card = g.cards.get(a["card"])
+        if card is not None and 0 <= a["ability"] < len(card.card.abilities):
+            ability = card.card.abilities[a["ability"]]
+            if ability.effect.op == "energy":
+                g = _with_energy(g, a["player"], ability.cost, ability.effect.amount)
         return super().check_activate(g, a)

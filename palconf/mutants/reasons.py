@@ -10,11 +10,11 @@ the oracle's own check sees it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from palconf.mutants import mutant
 from palconf.oracle.checks import ACTION_FIELDS, ID_FIELDS, OPTIONAL_FIELDS
-from palconf.oracle.model import GameState
+from palconf.oracle.model import PLAYERS, CardState, GameState, other
 from palconf.oracle.rules import Refusal, Rules
 
 
@@ -308,3 +308,78 @@ class ForeignFieldRefused(Rules):
         if foreign:
             raise Refusal("invalid-action", f"`{do}` has no field `{foreign[0]}`")
         return do
+
+
+@mutant(
+    "reasons-quick-pal-play-wrong-kind",
+    "P-reasons",
+    "Any card with the Quick keyword is taken as Quick, so playing a Quick Pal in the quick "
+    "step is wrong-kind rather than wrong-timing.",
+)
+class QuickPalPlayWrongKind(Rules):
+    def is_quick_event(self, card: CardState) -> bool:
+        return card.has("quick")
+
+
+# ---------------------------------------------------------------- a player other than A or B (I-25)
+
+
+class _Stranger(Rules):
+    """The `player` of a `stranger` action is checked in shape only to be a string, so a
+    player other than A or B reaches that action's own rows (I-25 allows it: no misreading
+    by itself; the subclass's row is the misreading)."""
+
+    stranger: ClassVar[str]
+
+    def check_shape(self, action: Any) -> str:
+        if (
+            isinstance(action, dict)
+            and action.get("do") == self.stranger
+            and isinstance(action.get("player"), str)
+        ):
+            return super().check_shape({**action, "player": "A"})
+        return super().check_shape(action)
+
+
+def _as_opponent(g: GameState, a: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`a`, with a player other than A or B read as the active player's opponent."""
+    return a if a["player"] in PLAYERS else {**a, "player": other(g.active)}
+
+
+@mutant(
+    "reasons-stranger-may-block",
+    "P-reasons",
+    "A block is refused only to the attacking player, so a player other than A or B (C) "
+    "may block with the defending player's Pal.",
+)
+class StrangerMayBlock(_Stranger):
+    stranger = "block"
+
+    def check_block(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return super().check_block(g, _as_opponent(g, a) if g.step == "block" else a)
+
+
+@mutant(
+    "reasons-stranger-may-pass",
+    "P-reasons",
+    "In the block step a pass is refused only to the attacking player, so a player other "
+    "than A or B (C) may pass for the defending player.",
+)
+class StrangerMayPass(_Stranger):
+    stranger = "pass"
+
+    def check_pass(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return super().check_pass(g, _as_opponent(g, a) if g.step == "block" else a)
+
+
+@mutant(
+    "reasons-stranger-may-interrupt",
+    "P-reasons",
+    "Interrupt is refused only to the attacking player, so a player other than A or B (C) "
+    "may nullify the attack with the defending player's Interrupt card.",
+)
+class StrangerMayInterrupt(_Stranger):
+    stranger = "interrupt"
+
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return super().check_interrupt(g, _as_opponent(g, a))

@@ -74,3 +74,21 @@ class RefusedInterruptDiscards(Rules):
             card = self.state.cards[action["card"]]
             card.zone = "graveyard"
         return refusal
+
+
+@mutant(
+    "refused-end-turn-ends-pumps",
+    "B-21",
+    'The "until end of turn" effects are ended before the end-turn is checked, so an '
+    "end-turn refused for its timing or player still ends them.",
+)
+class RefusedEndTurnEndsPumps(Rules):
+    def apply(self, action: Any) -> Refusal | None:
+        refusal = super().apply(action)
+        if (
+            refusal is not None
+            and refusal.reason in ("wrong-timing", "wrong-player")
+            and action.get("do") == "end-turn"
+        ):
+            self.end_until_end_of_turn(self.state)
+        return refusal

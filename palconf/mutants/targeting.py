@@ -1,5 +1,5 @@
-"""Mutants of attack targets: Taunt (taunt.1–4), Assault (assault.1–2) and declaring an attack
-(B-11), assigned Pals as targets (B-8)."""
+"""Mutants of attack targets: Taunt (taunt.1–4; and choices, which it does not bind), Assault
+(assault.1–2) and declaring an attack (B-11), assigned Pals as targets (B-8)."""
 
 from __future__ import annotations
 
@@ -201,6 +201,23 @@ class TauntBindsOwnAttackers(Taunt):
             if c.id != attacker.id and c.has(self.id) and (c.state == "rest" or assault)
         ]
         return [] if own and "master" in narrowed else narrowed
+
+
+@mutant(
+    "taunt-binds-effect-choices",
+    "taunt.1",
+    '"The opponent must target this card" is read as binding every choice too, so an '
+    "effect that chooses a Pal of the Taunt Pal's controller must choose a Taunt Pal.",
+)
+class TauntBindsEffectChoices(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        super().bind_choices(g, pending, choose)
+        for p in pending:
+            chosen = g.cards[p.choice] if p.choice is not None else None
+            if chosen is None or chosen.owner == p.controller or chosen.has("taunt"):
+                continue
+            if any(c.has("taunt") for c in g.zone(chosen.owner, "battle")):
+                raise Refusal("illegal-target", f"a Taunt Pal of {chosen.owner} must be chosen")
 
 
 # ---------------------------------------------------------------- Assault (assault.1–2)

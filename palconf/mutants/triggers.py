@@ -271,3 +271,29 @@ class AssignEndsPumps(Rules):
     def move_assign(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         g.pumps = [p for p in g.pumps if p.card != a["card"]]
         return super().move_assign(g, a)
+
+
+@mutant(
+    "assign-needs-standing-structure",
+    "B-8",
+    "A structure is read as taking a Pal only while it stands, so a Pal may not be assigned "
+    "to a rested structure.",
+)
+class AssignNeedsStandingStructure(Rules):
+    def check_assign(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        yield from super().check_assign(g, a)
+        structure = g.cards.get(a["structure"])
+        if structure is not None and structure.zone == "structures" and structure.state == "rest":
+            yield Refusal("cannot-assign", f"{structure.id!r} is rested")
+
+
+@mutant(
+    "assign-rests-structure",
+    "B-8",
+    "Assigning a Pal is read as putting the structure to work, so the structure rests.",
+)
+class AssignRestsStructure(Rules):
+    def move_assign(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_assign(g, a)
+        g.cards[a["structure"]].state = "rest"
+        return pending

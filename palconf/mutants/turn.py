@@ -92,6 +92,26 @@ class StartStandsOnlyBattleArea(Rules):
 
 
 @mutant(
+    "start-stands-only-pals",
+    "B-6",
+    '"The active player\'s cards in play stand" is read as their Pals, so a rested structure '
+    "stays rested when its controller's turn starts.",
+)
+class StartStandsOnlyPals(Rules):
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        starting = other(g.active)
+        rested = [
+            c
+            for c in g.cards.values()
+            if c.owner == starting and c.zone == "structures" and c.state == "rest"
+        ]
+        pending = super().move_end_turn(g, a)
+        for c in rested:
+            c.state = "rest"
+        return pending
+
+
+@mutant(
     "pumps-expire-at-end-of-attack",
     "B-6",
     '"Until end of turn" is read as "until the end of the attack": every increase ends '
@@ -125,6 +145,26 @@ class NightEndsAtEndOfTurn(Rules):
     def end_until_end_of_turn(self, g: GameState) -> None:
         super().end_until_end_of_turn(g)
         g.night = False
+
+
+@mutant(
+    "night-ends-at-setters-next-turn",
+    "B-5",
+    "Night is read as lasting until the start of the next turn of the player whose effect "
+    "made it night.",
+)
+class NightEndsAtSettersNextTurn(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        super().resolve_effect(g, p)
+        if p.effect.op == "night" and p.effect.value:
+            # never reset: `move_end_turn` also runs on LEGAL's trial copies
+            self.__dict__["night_setter"] = p.controller
+
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_end_turn(g, a)
+        if self.__dict__.get("night_setter") == g.active:
+            g.night = False
+        return pending
 
 
 # ---------------------------------------------------------------- Vigilance (vigilance.1–2)
