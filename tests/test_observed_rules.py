@@ -16,6 +16,7 @@ from palconf.core.compare import MISSING
 from palconf.core.observed_rules import observed_problems, printed_cards
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.generators import Game, games
+from palconf.mutants import get
 from palconf.oracle import Rules
 
 from .test_loader import GOOD, write
@@ -133,17 +134,6 @@ def test_a_missing_card_and_an_unlisted_one_say_what_p_observed_asks() -> None:
     assert Diff("cards.e1", "a card of the game", MISSING) in problems(o)
 
 
-class ShowsAssignedInBattle(Rules):
-    """Lists an assigned Pal in its owner's battle list too."""
-
-    def observe(self) -> dict[str, Any]:
-        out = super().observe()
-        for cid, c in out["cards"].items():
-            if c["zone"] == "assigned":
-                out["players"][c["owner"]]["battle"].append(cid)
-        return out
-
-
 def test_a_case_fails_an_engine_that_breaks_p_observed_where_it_names_nothing(
     tmp_path: Path,
 ) -> None:
@@ -164,7 +154,8 @@ def test_a_case_fails_an_engine_that_breaks_p_observed_where_it_names_nothing(
     engine = OracleEngine(rules=Rules)
     engine.start()
     assert run_case(engine, case).outcome == "pass"
-    wrong = OracleEngine(rules=ShowsAssignedInBattle)
+    # lists an assigned Pal in its owner's battle list too
+    wrong = OracleEngine(rules=get("observed-assigned-pal-stays-in-battle-list").rules)
     wrong.start()
     result = run_case(wrong, case)
     assert result.outcome == "fail" and result.step == 0

@@ -7,7 +7,7 @@ from typing import Any
 
 from palconf.mutants import keyword_mutant, mutant
 from palconf.oracle.keywords import Stealth
-from palconf.oracle.model import CardState, GameState
+from palconf.oracle.model import Attack, CardState, GameState
 from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- the block step (B-13)
@@ -183,6 +183,50 @@ class BlockersFixedAtDeclaration(Rules):
     def can_block(self, g: GameState, blocker_id: str) -> bool:
         standing: set[str] | None = self.__dict__.get("standing")
         return (standing is None or blocker_id in standing) and super().can_block(g, blocker_id)
+
+
+@mutant(
+    "block-refused-when-attacker-gone",
+    "B-13",
+    "Once the attacker has left the battle area (by its own On Attack ability) there is "
+    "nothing to block, so a block is refused and the defender may only pass.",
+)
+class BlockRefusedWhenAttackerGone(Rules):
+    def check_block(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        yield from super().check_block(g, a)
+        if g.attack is not None and g.cards[g.attack.attacker].zone != "battle":
+            yield Refusal("cannot-block", f"{g.attack.attacker!r} has left the battle area")
+
+
+class BlockOfGoneTarget(Attack):
+    """An attack blocked after its declared target Pal had left the battle area: a plain
+    subclass, so that copies of the state (`dataclasses.replace`) keep the mark."""
+
+    __slots__ = ()
+
+
+@mutant(
+    "block-after-target-gone-no-battle",
+    "B-13",
+    "When the declared target Pal has left the battle area before the block, a block only "
+    "rests the blocker (which still becomes the target) and no battle follows.",
+)
+class BlockAfterTargetGoneNoBattle(Rules):
+    def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        attack = g.attack
+        assert attack is not None
+        gone = attack.target != "master" and g.cards[attack.target].zone != "battle"
+        pending = super().move_block(g, a)
+        if gone:
+            g.attack = BlockOfGoneTarget(
+                attack.attacker, attack.target, attack.defender, attack.blocked, attack.passes
+            )
+        return pending
+
+    def battle(self, g: GameState) -> None:
+        if isinstance(g.attack, BlockOfGoneTarget):
+            return self.end_attack(g)
+        super().battle(g)
 
 
 @mutant(

@@ -1,6 +1,6 @@
 """Mutants of choices and what they find (B-17, B-19), of what an effect affects (`self`, whose
-energy: B-19, I-15), and of the order triggered abilities resolve in (B-17); also deploying
-(B-7)."""
+energy, whose life, an ability whose card is gone: B-19, I-13, I-15), and of the order
+triggered abilities resolve in (B-17); also deploying (B-7)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,35 @@ class SurplusChoicesRefused(Rules):
         if len(choose) > needed:
             raise Refusal("illegal-target", f"{len(choose)} choices for {needed} ability(ies)")
         super().bind_choices(g, pending, choose)
+
+
+@mutant(
+    "surplus-choice-must-name-pal",
+    "B-17",
+    "A surplus `choose` entry is checked instead of ignored, so an action whose surplus "
+    "entry names no Pal that could be chosen is refused.",
+)
+class SurplusChoiceMustNamePal(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        super().bind_choices(g, pending, choose)
+        if not pending:
+            return
+        needed = sum(1 for p in pending if self.choice_options(g, p.effect))
+        pals = {c.id for c in g.battle_pals()}
+        for entry in choose[needed:]:
+            if entry not in pals:
+                raise Refusal("illegal-target", f"surplus entry {entry!r} names no Pal")
+
+
+@mutant(
+    "choices-matched-sorted",
+    "B-17",
+    "The `choose` entries are matched to the abilities in sorted id order (as if kept in a "
+    "set), not in the order given.",
+)
+class ChoicesMatchedSorted(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        super().bind_choices(g, pending, sorted(choose))
 
 
 @mutant(
@@ -202,6 +231,23 @@ class AbilityOfGoneSourceFizzles(Rules):
 
 
 @mutant(
+    "ability-of-gone-source-affects-no-pal",
+    "on-deploy.1",
+    "An ability whose card has left play before it resolves still deals damage and gives "
+    "energy but no longer affects any Pal, a chosen one included (against I-13).",
+)
+class AbilityOfGoneSourceAffectsNoPal(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if (
+            p.source_is_card_in_play
+            and not g.cards[p.source].in_play
+            and p.effect.op in ("pump", "destroy", "rest", "stand")
+        ):
+            return
+        super().resolve_effect(g, p)
+
+
+@mutant(
     "self-finds-only-battle-area",
     "B-19",
     'An effect on `self` is read as "this Pal in the battle area", so an ability of a '
@@ -235,7 +281,7 @@ class SelfRestStandFindsOnlyPals(Rules):
         return target
 
 
-# ---------------------------------------------------------------- whose energy (B-19, I-15)
+# ------------------------------------------------------------ whose energy and life (B-19, I-15)
 
 
 @mutant(
@@ -248,5 +294,19 @@ class EnergyEffectToActivePlayer(Rules):
     def resolve_effect(self, g: GameState, p: Pending) -> None:
         if p.effect.op == "energy":
             g.energy[g.active] += p.effect.amount
+            return
+        super().resolve_effect(g, p)
+
+
+@mutant(
+    "damage-self-to-active-player",
+    "B-19",
+    'A `damage` effect with player "self" hits the player whose turn it is, not the '
+    "ability's controller (against I-15).",
+)
+class DamageSelfToActivePlayer(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if p.effect.op == "damage" and p.effect.player == "self":
+            self.lose_life(g, g.active, p.effect.amount)
             return
         super().resolve_effect(g, p)

@@ -100,6 +100,22 @@ class InterruptStandsAttacker(Rules):
 
 
 @mutant(
+    "interrupt-rests-stood-attacker",
+    "interrupt.4",
+    "A nullified attack is read as ending like any attack, with its attacker rested, so an "
+    "attacker that its own On Attack abilities stood is rested again (against I-6).",
+)
+class InterruptRestsStoodAttacker(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        attacker = g.cards[g.attack.attacker]
+        pending = super().move_interrupt(g, a)
+        if attacker.zone == "battle":
+            attacker.state = "rest"
+        return pending
+
+
+@mutant(
     "interrupt-on-own-attack",
     "interrupt.1",
     "Interrupt is treated as any Quick ability, so the attacking player may use it to "
@@ -234,6 +250,17 @@ class InterruptWithoutPriority(Rules):
 class InterruptAnyCard(Rules):
     def is_interrupt(self, card: CardState) -> bool:
         return True
+
+
+@mutant(
+    "interrupt-not-on-structures",
+    "interrupt.1",
+    "Interrupt is read as a keyword of Pals and events only, so a structure card in hand "
+    "with Interrupt cannot be used with `interrupt`.",
+)
+class InterruptNotOnStructures(Rules):
+    def is_interrupt(self, card: CardState) -> bool:
+        return card.card.kind != "structure" and super().is_interrupt(card)
 
 
 @mutant(

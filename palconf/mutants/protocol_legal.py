@@ -431,3 +431,21 @@ class LegalOnlyTauntBlockers(Rules):
         if not any(taunting(a) for a in listed):
             return listed
         return [a for a in listed if a["do"] != "block" or taunting(a)]
+
+
+@mutant(
+    "legal-interrupt-event-needs-choose",
+    "P-legal",
+    "An Interrupt event whose own effect chooses a Pal is taken to need that choice through "
+    "`interrupt` too, which cannot carry `choose`, so LEGAL leaves that `interrupt` out "
+    "while a Pal could be chosen.",
+)
+class LegalInterruptEventNeedsChoose(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+
+        def needs_choice(a: dict[str, Any]) -> bool:
+            effect = g.cards[a["card"]].card.effect if a["do"] == "interrupt" else None
+            return effect is not None and bool(self.choice_options(g, effect))
+
+        return [a for a in super().legal() if not needs_choice(a)]

@@ -195,6 +195,23 @@ class SeriousFirstInstanceOnly(Serious):
         return super().triggered(card, event, instance) if first_instance(card, instance) else []
 
 
+@mutant(
+    "serious-on-structure-triggers-on-assign",
+    "serious.1",
+    "Serious written on a structure is read as triggering when a Pal is assigned to that "
+    "structure, so the structure's Serious pumps a chosen Pal too (against B-8).",
+)
+class SeriousOnStructureTriggersOnAssign(Rules):
+    def move_assign(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_assign(g, a)
+        structure = g.cards[a["structure"]]
+        return pending + [
+            Pending(structure.id, structure.owner, e)
+            for inst in structure.card.instances("serious")
+            for e in self.kw("serious").triggered(structure, "assign", inst)
+        ]
+
+
 class LastingPump(Pump):
     """A power increase the mutant `serious-never-expires` keeps past end of turn. A plain
     subclass (not a dataclass of its own), so it works whether `Pump` is frozen or not."""

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from palconf.mutants import mutant
-from palconf.oracle.model import CardState, Effect, GameState, other
+from palconf.oracle.model import CardState, Effect, GameState, Pump, other
 from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- On Deploy (on-deploy.1–2)
@@ -168,6 +168,36 @@ class OnAttackForEveryOwnPal(Rules):
             if card.zone == "battle" and card.id != a["attacker"]:
                 pending += self.pending_for(card, "attack")
         return pending
+
+
+class AttackedMark(Pump):
+    """A pump of 0 that marks its card as having attacked this turn: it changes no power and
+    ends, like every pump, at the end of the turn (B-6). Kept in the state, not in the
+    engine, so LEGAL's trial attacks on copies leave no trace."""
+
+    __slots__ = ()
+
+
+@mutant(
+    "on-attack-first-attack-only",
+    "on-attack.1",
+    "Written On Attack abilities trigger only on a Pal's first attack of a turn, so a Pal "
+    "stood again that attacks a second time triggers only its keywords (Brave).",
+)
+class OnAttackFirstAttackOnly(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        attacker = g.cards[a["attacker"]]
+        again = any(isinstance(p, AttackedMark) and p.card == attacker.id for p in g.pumps)
+        pending = super().move_attack(g, a)
+        if not again:
+            g.pumps.append(AttackedMark(attacker.id, 0))
+            return pending
+        keyword = [
+            e
+            for inst in attacker.card.keywords
+            for e in self.kw(inst.id).triggered(attacker, "attack", inst)
+        ]
+        return pending[: len(keyword)]
 
 
 # ---------------------------------------------------------------- On Assign (on-assign.1), B-8
