@@ -59,7 +59,10 @@ def changes(game: Rules, a: Action) -> list[tuple[str, Action]]:
     action)."""
     ids = sorted(game.state.cards) or ["a1"]
     out: list[tuple[str, Action]] = [
-        ("other-player", {**a, "player": "B" if a.get("player") == "A" else "A"})
+        ("other-player", {**a, "player": "B" if a.get("player") == "A" else "A"}),
+        # a player of no game: invalid-action or wrong-player, the protocol leaves it open
+        # (I-25; the lockstep takes either), but never accepted and never another reason
+        ("stranger", {**a, "player": "C"}),
     ]
     for field in [f for f in ID_FIELDS if f in a]:
         values = [*ids, UNKNOWN] + (["master"] if field == "target" else [])

@@ -126,6 +126,8 @@ BOARD: dict[str, Any] = {
                     "effect": {"op": "energy", "amount": 1},
                 },
                 {"id": "b2", "kind": "pal", "power": 1000},
+                # a Pal with the Quick keyword (ignored on a Pal): `play` it in the quick step
+                {"id": "b8", "kind": "pal", "power": 1000, "keywords": ["Quick"]},
                 {
                     "id": "b3",
                     "kind": "event",

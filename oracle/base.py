@@ -67,13 +67,15 @@ class RulesBase:
                 seen.append(inst.id)
         return [self.kw(k) for k in seen]
 
-    def keywords_in_play(self, g: GameState) -> list[Keyword]:
-        """The keyword objects carried by some card in play, one per id (I-3), in the order of
-        the `keywords` mapping: those whose continuous rules of attacks apply now."""
+    def keywords_in_play(self, g: GameState, also: CardState | None = None) -> list[Keyword]:
+        """The keyword objects carried by some card in play, or by `also` wherever it is, one
+        per id (I-3), in the order of the `keywords` mapping: those whose continuous rules of
+        attacks apply now. `also`: the attacker of the attack under way, whose own Stealth
+        still holds once it has left play (I-27)."""
         ids = {
             inst.id
             for c in g.cards.values()
-            if c.card.keywords and c.in_play
+            if c.card.keywords and (c.in_play or c is also)
             for inst in c.card.keywords
         }
         return [k for kid, k in self.keywords.items() if kid in ids] if ids else []
@@ -147,7 +149,7 @@ class RulesBase:
         attacker = g.cards.get(attack.attacker)
         blocker = g.cards.get(blocker_id)
         if attacker is not None and any(
-            k.forbids_block(g, attacker, blocker) for k in self.keywords_in_play(g)
+            k.forbids_block(g, attacker, blocker) for k in self.keywords_in_play(g, attacker)
         ):
             return False
         return (

@@ -48,6 +48,17 @@ class Registry:
         }
 
     @property
+    def caseless(self) -> dict[str, str]:
+        """Interpretations no case can test (`no_case`: why): points the specifications leave
+        open where the readings give verdicts no one case could accept together. `palconf
+        coverage` asks for no case of them."""
+        return {
+            iid: str(entry["no_case"])
+            for iid, entry in self.interpretations.items()
+            if "no_case" in entry
+        }
+
+    @property
     def testable(self) -> list[Clause]:
         return [c for c in self.clauses.values() if c.testable]
 
@@ -152,6 +163,8 @@ def load(path: Path | None = None) -> Registry:
     for iid in interpretations:
         entry = reader.table(interpretations, iid, f"interpretations.{iid}")
         reader.text(entry, "text", f"interpretations.{iid}.text")
+        if "no_case" in entry:
+            reader.text(entry, "no_case", f"interpretations.{iid}.no_case")
         if "retired_by" in entry:
             by = reader.text(entry, "retired_by", f"interpretations.{iid}.retired_by")
             if by not in interpretations or by == iid or "retired_by" in interpretations[by]:

@@ -423,3 +423,54 @@ def test_legal_matches_apply_on_a_small_board() -> None:
     for action in legal:
         trial = Rules(g.state.copy())
         assert trial.apply(action) is None, action
+
+
+def test_a_gone_stealth_attackers_block_verdict_does_not_depend_on_a_bystander() -> None:
+    """I-27: the attacker's own Stealth decides, wherever the attacker is; another card in
+    play with Stealth changes nothing (the oracle once asked Stealth only when some card in
+    play carried it, so the verdict hung on a bystander)."""
+
+    def block_after_self_destroy(bystander: list[dict[str, Any]]) -> Any:
+        rules = Rules.from_state(
+            {
+                "players": {
+                    "A": {
+                        "life": 5,
+                        "battle": [
+                            {
+                                "id": "a1",
+                                "kind": "pal",
+                                "power": 3000,
+                                "keywords": ["Stealth"],
+                                "abilities": [
+                                    {
+                                        "when": "attack",
+                                        "effect": {"op": "destroy", "target": "chosen"},
+                                    }
+                                ],
+                            },
+                            *bystander,
+                        ],
+                    },
+                    "B": {
+                        "life": 5,
+                        "battle": [
+                            {"id": "b1", "kind": "pal", "power": 1000},
+                            {"id": "b2", "kind": "pal", "power": 1000, "state": "rest"},
+                        ],
+                    },
+                }
+            }
+        )
+        attack = {"do": "attack", "player": "A", "attacker": "a1", "target": "b2"}
+        assert rules.apply({**attack, "choose": ["a1"]}) is None
+        assert rules.state.cards["a1"].zone == "graveyard"
+        refusal = rules.apply({"do": "block", "player": "B", "blocker": "b1"})
+        listed = {"do": "block", "player": "B", "blocker": "b1"} in rules.legal()
+        return (refusal and refusal.reason, listed)
+
+    alone = block_after_self_destroy([])
+    beside = block_after_self_destroy(
+        [{"id": "a2", "kind": "pal", "power": 1, "keywords": ["Stealth"]}]
+    )
+    assert alone == beside == ("cannot-block", False)

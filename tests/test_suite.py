@@ -95,6 +95,9 @@ def test_a_retired_ruling_is_out_of_coverage_and_names_its_successor() -> None:
     # the ruling the oracle's open reasons (and exported cases) cite is in force
     assert OPEN_REASONS_RULING in registry.interpretations
     assert OPEN_REASONS_RULING not in registry.retired
+    # a ruling no case can test says why, and coverage asks for no case of it
+    assert set(registry.caseless) == {"I-27"}
+    assert "cannot accept both" in registry.caseless["I-27"]
 
 
 def test_a_retired_ruling_must_name_one_in_force(tmp_path: Path) -> None:

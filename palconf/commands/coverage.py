@@ -65,10 +65,11 @@ def main(args: argparse.Namespace) -> int:
     rulings: dict[str, list[str]] = {
         i: [] for i in registry.interpretations if i not in registry.retired
     }
+    untestable = registry.caseless  # no case can test these (each says why)
     for case in cases:
         for iid in case.interpretations:
             rulings.setdefault(iid, []).append(case.id)
-    untested = [iid for iid, ids in rulings.items() if not ids]
+    untested = [iid for iid, ids in rulings.items() if not ids and iid not in untestable]
     protocol: dict[str, list[str]] = {pid: [] for pid in registry.protocol}
     for case in cases:
         for rid in case.rules:
@@ -116,7 +117,13 @@ def main(args: argparse.Namespace) -> int:
         for iid, ids in rulings.items():
             print(
                 f"{iid:<6} {len(ids):>4}  {', '.join(ids[:4])}{' …' if len(ids) > 4 else ''}"
-                + ("  <-- no case" if not ids else "")
+                + (
+                    "  (no case can test it)"
+                    if iid in untestable
+                    else "  <-- no case"
+                    if not ids
+                    else ""
+                )
             )
         if pairs:
             print_matrix(registry, pairs)
