@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from palconf.mutants import keyword_mutant, mutant
 from palconf.mutants.pumps import first_instance
 from palconf.oracle.keywords import Battle, BattleTrigger, Breakthrough, Retaliate
-from palconf.oracle.model import CardState, GameState, KeywordInstance
+from palconf.oracle.model import CardState, GameState, KeywordInstance, Pump
 from palconf.oracle.rules import Pending, Rules
 
 # ---------------------------------------------------------------- battle (B-15)
@@ -173,6 +173,18 @@ class BattleTriggersDefenderFirst(Rules):
         return (card.owner == g.active, card.id)
 
 
+@mutant(
+    "battle-triggers-by-id-number",
+    "B-17",
+    "Abilities that trigger together are ordered by the number in their card id, without "
+    "putting the active player's first.",
+)
+class BattleTriggersByIdNumber(Rules):
+    def trigger_order(self, g: GameState, card: CardState) -> tuple[bool, str]:
+        digits = "".join(ch for ch in card.id if ch.isdigit())
+        return (False, digits.zfill(12))
+
+
 # ---------------------------------------------------------------- Retaliate (retaliate.1–2)
 
 
@@ -257,6 +269,76 @@ class RetaliateHitsOriginalTarget(Rules):
                 for t in queue
             ]
         super().resolve_battle_triggers(g, battle, queue)
+
+
+@mutant(
+    "stealth-dodges-retaliate",
+    "retaliate.1",
+    "Stealth is read as hiding its Pal from the opponent's abilities, so Retaliate does not "
+    "take a Stealth Pal.",
+)
+class StealthDodgesRetaliate(Rules):
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
+        queue[:] = [
+            t for t in queue if not (t.kind == "retaliate" and g.cards[t.foe].has("stealth"))
+        ]
+        super().resolve_battle_triggers(g, battle, queue)
+
+
+@mutant(
+    "retaliate-aura",
+    "retaliate.1",
+    "Retaliate is read as a continuous ability for its side, so any Pal of a player with a "
+    "Retaliate Pal in the battle area that dies in battle takes the opposing combat Pal.",
+)
+class RetaliateAura(Rules):
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
+        for cid in sorted(battle.dead):
+            c = g.cards[cid]
+            if not c.has("retaliate") and any(
+                x.has("retaliate") for x in g.zone(c.owner, "battle")
+            ):
+                foe = battle.defender_pal if cid == battle.attacker else battle.attacker
+                queue.append(BattleTrigger(cid, c.owner, "retaliate", foe=foe))
+        super().resolve_battle_triggers(g, battle, queue)
+
+
+@dataclass(frozen=True, slots=True)
+class Engaged(Pump):
+    """A mark (a pump of 0 on the blocker, so that it lasts until end of turn) that `foe`
+    attacked `card` and was blocked by it."""
+
+    foe: str = ""
+
+
+@mutant(
+    "retaliate-engaged-at-block",
+    "retaliate.2",
+    "A block is read as pairing the blocker and the attacker as combat Pals for the turn, so a "
+    "Retaliate Pal of such a pair put into the graveyard later that turn, after the attack "
+    "(nullified or not), takes the other.",
+)
+class RetaliateEngagedAtBlock(Rules):
+    def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_block(g, a)
+        assert g.attack is not None
+        g.pumps.append(Engaged(a["blocker"], 0, foe=g.attack.attacker))
+        return pending
+
+    def put_into_graveyard(self, g: GameState, card: CardState) -> None:
+        was_in_battle = card.zone == "battle"
+        pairs = [(p.card, p.foe) for p in g.pumps if isinstance(p, Engaged)]
+        super().put_into_graveyard(g, card)
+        if not was_in_battle or not card.has("retaliate") or g.attack is not None:
+            return
+        for x, y in pairs:
+            foe = y if x == card.id else x if y == card.id else None
+            if foe is not None and g.cards[foe].zone == "battle":
+                super().put_into_graveyard(g, g.cards[foe])
 
 
 # ---------------------------------------------------------------- Breakthrough (breakthrough.1–2)
@@ -404,3 +486,26 @@ class BreakthroughCountsTargetRemoved(Rules):
                 if g.step == "over":
                     return
         super().battle(g)
+
+
+@mutant(
+    "breakthrough-aura",
+    "breakthrough.1",
+    "Breakthrough is read as a continuous ability for its side, so while a player has a "
+    "Breakthrough Pal in the battle area each of their attackers that beats its combat Pal "
+    "deals its strike.",
+)
+class BreakthroughAura(Rules):
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
+        attacker = g.cards[battle.attacker]
+        if (
+            battle.defender_pal in battle.dead
+            and not attacker.has("breakthrough")
+            and any(c.has("breakthrough") for c in g.zone(attacker.owner, "battle"))
+        ):
+            master = battle.owner[battle.defender_pal]
+            strike = battle.strike[attacker.id]
+            queue.append(BattleTrigger(attacker.id, attacker.owner, "damage", "", master, strike))
+        super().resolve_battle_triggers(g, battle, queue)

@@ -335,6 +335,21 @@ class StealthAura(Stealth):
 
 
 @keyword_mutant(
+    "stealth-of-structure-for-its-side",
+    "stealth.1",
+    "A structure cannot attack, so its Stealth is read as covering its side: no attack by a Pal "
+    "of its controller can be blocked.",
+)
+class StructureStealthForItsSide(Stealth):
+    def forbids_block(
+        self, game: GameState, attacker: CardState, blocker: CardState | None
+    ) -> bool:
+        return super().forbids_block(game, attacker, blocker) or any(
+            c.has(self.id) for c in game.zone(attacker.owner, "structures")
+        )
+
+
+@keyword_mutant(
     "stealth-blockable-by-stealth",
     "stealth.1",
     "Stealth is read like the Shadow of other games: a Stealth attacker cannot be "

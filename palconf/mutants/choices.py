@@ -5,6 +5,7 @@ triggered abilities resolve in (B-17); also deploying (B-7)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from palconf.mutants import mutant
@@ -173,6 +174,112 @@ class ChoiceOwnSideOnly(Rules):
 
 
 @mutant(
+    "choice-of-structure-own-side-only",
+    "B-19",
+    'A structure\'s choice is read as "choose 1 Pal of yours to staff it", so an ability of a '
+    "structure may choose only its controller's Pals.",
+)
+class ChoiceOfStructureOwnSideOnly(Rules):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        super().bind_choices(g, pending, choose)
+        for p in pending:
+            if (
+                p.choice is not None
+                and g.cards[p.source].card.kind == "structure"
+                and g.cards[p.choice].owner != p.controller
+            ):
+                raise Refusal("illegal-target", f"{p.choice!r} is not a Pal of {p.controller}")
+
+
+@mutant(
+    "pump-zero-needs-no-choice",
+    "B-17",
+    "A `pump` of 0 is read as changing nothing, so it has no legal option and takes no "
+    "`choose` entry (against I-24).",
+)
+class PumpZeroNeedsNoChoice(Rules):
+    def choice_options(self, g: GameState, effect: Effect) -> list[str]:
+        if effect.op == "pump" and effect.amount == 0:
+            return []
+        return super().choice_options(g, effect)
+
+
+@mutant(
+    "negative-pump-skips-zero-power",
+    "B-17",
+    "A decrease is read as unable to choose a Pal whose power is already 0, since it would "
+    "change nothing (against I-24).",
+)
+class NegativePumpSkipsZeroPower(Rules):
+    def choice_options(self, g: GameState, effect: Effect) -> list[str]:
+        options = super().choice_options(g, effect)
+        if effect.op == "pump" and effect.amount < 0:
+            options = [o for o in options if self.power(g, g.cards[o])]
+        return options
+
+
+@dataclass
+class Deferred(Pending):
+    """An ability whose `choose` entry (`choice`, None if there was none) is checked against
+    its `options` (those right after the move) only when it comes to resolve."""
+
+    options: tuple[str, ...] = ()
+
+
+class _ChoicesCheckedWhenResolving(Rules):
+    def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
+        for p in pending:
+            if g.step == "over":
+                break
+            if isinstance(p, Deferred):
+                if p.choice is None:
+                    raise Refusal("illegal-target", f"an ability of {p.source!r} needs a choice")
+                if p.choice not in p.options:
+                    raise Refusal("illegal-target", f"{p.choice!r} cannot be chosen")
+            self.resolve_effect(g, p)
+
+
+def defer(pending: list[Pending], i: int, entry: str | None, options: list[str]) -> None:
+    p = pending[i]
+    pending[i] = Deferred(
+        p.source, p.controller, p.effect, p.source_is_card_in_play, entry, tuple(options)
+    )
+
+
+@mutant(
+    "choices-bound-when-resolving",
+    "B-17",
+    "Each ability takes its `choose` entry only when it comes to resolve, so an ability the "
+    "game's end keeps from resolving needs no entry and its entry is not checked.",
+)
+class ChoicesBoundWhenResolving(_ChoicesCheckedWhenResolving):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        entries = iter(choose)
+        for i, p in enumerate(pending):
+            options = self.choice_options(g, p.effect)
+            if options:
+                defer(pending, i, next(entries, None), options)
+
+
+@mutant(
+    "choices-checked-when-resolving",
+    "B-17",
+    "The `choose` entries are counted when the action is taken but each is checked only when "
+    "its ability resolves, so a bad entry for an ability the game's end cuts off is accepted.",
+)
+class ChoicesCheckedWhenResolving(_ChoicesCheckedWhenResolving):
+    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
+        entries = iter(choose)
+        for i, p in enumerate(pending):
+            options = self.choice_options(g, p.effect)
+            if options:
+                entry = next(entries, None)
+                if entry is None:
+                    raise Refusal("illegal-target", f"an ability of {p.source!r} needs a choice")
+                defer(pending, i, entry, options)
+
+
+@mutant(
     "chosen-pal-gone-refuses",
     "B-17",
     "A chosen Pal that has left the battle area by the time its ability resolves makes the "
@@ -215,6 +322,40 @@ class TriggersResolveLastFirst(Rules):
 
 
 @mutant(
+    "keyword-instances-resolve-sorted-as-text",
+    "B-17",
+    "The rule that abilities are sorted as text is applied to a card's keyword instances too, "
+    "so they resolve (and take choices) in the text order of the keywords, not as written.",
+)
+class KeywordInstancesSortedAsText(Rules):
+    def triggered_effects(self, card: CardState, event: str) -> list[Effect]:
+        effects = super().triggered_effects(card, event)
+        written = [
+            (inst.text, e)
+            for inst in card.card.keywords
+            for e in self.kw(inst.id).triggered(card, event, inst)
+        ]
+        ordered = [e for _, e in sorted(written, key=lambda x: x[0])]
+        return ordered + effects[len(written) :]
+
+
+@mutant(
+    "self-rest-stand-of-structure-carries-its-pals",
+    "B-19",
+    "A structure and the Pals on it are read as one unit, so a `rest` or `stand` on `self` of "
+    "the structure rests or stands its assigned Pals too.",
+)
+class StructureRestStandCarriesItsPals(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        super().resolve_effect(g, p)
+        target = self.effect_target(g, p)
+        if p.effect.op in ("rest", "stand") and target is not None and target.zone == "structures":
+            for c in g.cards.values():
+                if c.zone == "assigned" and c.host == target.id:
+                    c.state = target.state
+
+
+@mutant(
     "ability-of-gone-source-fizzles",
     "B-19",
     "An ability whose card has left play before it resolves does nothing at all, not only "
@@ -245,6 +386,54 @@ class AbilityOfGoneSourceAffectsNoPal(Rules):
         ):
             return
         super().resolve_effect(g, p)
+
+
+class _GoneSourceSkips(Rules):
+    """An ability of a card that has left play does nothing when its effect is `op` (and
+    `player`, if given)."""
+
+    op: str = ""
+    player: str | None = None
+
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if (
+            p.effect.op == self.op
+            and (self.player is None or p.effect.player == self.player)
+            and p.source_is_card_in_play
+            and not g.cards[p.source].in_play
+        ):
+            return
+        super().resolve_effect(g, p)
+
+
+@mutant(
+    "ability-of-gone-source-deals-no-self-damage",
+    "B-19",
+    "The rule that `self` of a card no longer in play finds nothing is read to cover `damage` "
+    'to "self", so once the card has left play its self-damage does nothing.',
+)
+class GoneSourceDealsNoSelfDamage(_GoneSourceSkips):
+    op, player = "damage", "self"
+
+
+@mutant(
+    "ability-of-gone-source-gives-no-energy",
+    "B-19",
+    "An `energy` effect of an ability whose card has left play is read as giving nothing, as "
+    "no card in play has a controller to gain it (against I-13).",
+)
+class GoneSourceGivesNoEnergy(_GoneSourceSkips):
+    op = "energy"
+
+
+@mutant(
+    "ability-of-gone-source-sets-no-night",
+    "B-19",
+    "A `night` effect of an ability whose card has left play is read as doing nothing "
+    "(against I-13).",
+)
+class GoneSourceSetsNoNight(_GoneSourceSkips):
+    op = "night"
 
 
 @mutant(

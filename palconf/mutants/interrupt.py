@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
-from palconf.mutants import mutant
+from palconf.mutants import keyword_mutant, mutant
+from palconf.oracle.keywords import Interrupt
 from palconf.oracle.model import Attack, CardState, GameState
 from palconf.oracle.rules import Pending, Refusal, Rules
 
@@ -305,3 +307,185 @@ class NullifyWaitsForPasses(Rules):
             nullified.discard((g.turn, g.attack.attacker))
             return self.end_attack(g)
         super().battle(g)
+
+
+# ---------------------------------------------------------------- Interrupt on its carriers (I-10)
+
+
+@keyword_mutant(
+    "interrupt-two-instances-not-interrupt",
+    "interrupt.1",
+    "Interrupt is checked as exactly one instance, so a card written with Interrupt twice "
+    "cannot be used with `interrupt` (against I-3).",
+)
+class InterruptExactlyOnce(Interrupt):
+    def makes_interrupt(self, card: CardState) -> bool:
+        return len(card.card.instances(self.id)) == 1
+
+
+@mutant(
+    "interrupt-structure-not-deployable",
+    "interrupt.1",
+    "A structure card with Interrupt is read as only an Interrupt, so it cannot be deployed "
+    "(against I-10).",
+)
+class InterruptStructureNotDeployable(Rules):
+    def check_deploy(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        yield from super().check_deploy(g, a)
+        card = g.cards.get(a["card"])
+        if (
+            card is not None
+            and card.owner == a["player"]
+            and card.zone == "hand"
+            and card.card.kind == "structure"
+            and card.has("interrupt")
+        ):
+            yield Refusal("wrong-kind", "an Interrupt card is used with `interrupt`")
+
+
+@mutant(
+    "interrupt-from-structure-in-play",
+    "interrupt.1",
+    "A structure card is read as staying at its owner's disposal like a card in hand, so a "
+    "structure in play with Interrupt and no Pal on it may be discarded from play to nullify "
+    "(against I-10).",
+)
+class InterruptFromStructureInPlay(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        card = g.cards.get(a["card"])
+        if (
+            card is not None
+            and card.owner == a["player"]
+            and card.zone == "structures"
+            and not any(c.host == card.id and c.zone == "assigned" for c in g.cards.values())
+        ):
+            g = g.copy()
+            g.cards[card.id].zone = "hand"
+        return super().check_interrupt(g, a)
+
+
+@mutant(
+    "interrupt-event-not-for-attacker",
+    "quick.2",
+    "A card with Interrupt is read as a defender's card, so the attacking player may not play "
+    "a Quick event that also has Interrupt in the quick step (against I-10).",
+)
+class InterruptEventNotForAttacker(Rules):
+    def check_play(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        card = g.cards.get(a["card"])
+        if (
+            g.step == "quick"
+            and g.attack is not None
+            and a["player"] == g.priority != g.attack.defender
+            and card is not None
+            and card.zone == "hand"
+            and card.owner == a["player"]
+            and card.has("interrupt")
+        ):
+            yield Refusal("wrong-player", "Interrupt cards nullify the opponent's attack")
+            return
+        yield from super().check_play(g, a)
+
+
+# ---------------------------------------------------------------- nullifying read as undoing (I-6)
+
+
+@dataclass(slots=True)
+class SnapshotAttack(Attack):
+    """An attack that keeps the game as it was at one moment of it (copies share it)."""
+
+    before: GameState | None = None
+
+
+def snapshot(g: GameState) -> None:
+    """Keep a copy of `g` in its attack, for an undoing nullify."""
+    assert g.attack is not None
+    g.attack = SnapshotAttack(**{f.name: getattr(g.attack, f.name) for f in fields(Attack)})
+    g.attack.before = g.copy()
+
+
+def snapshot_of(g: GameState) -> GameState | None:
+    return g.attack.before if isinstance(g.attack, SnapshotAttack) else None
+
+
+def restore_states(g: GameState, before: GameState, keep: frozenset[str] = frozenset()) -> None:
+    """Every card in play that is in the same zone as in `before` (but those in `keep`) gets
+    its state of then back."""
+    for cid, c in before.cards.items():
+        now = g.cards[cid]
+        if cid not in keep and c.in_play and now.zone == c.zone:
+            now.state = c.state
+
+
+@mutant(
+    "interrupt-undoes-on-attack-rest-stand",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack, so the Pals other than the attacker and its "
+    "target that its On Attack abilities rested or stood go back as they were (against I-6).",
+)
+class InterruptUndoesOnAttackRestStand(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_attack(g, a)
+        snapshot(g)  # the attacker rested, its On Attack abilities not resolved yet
+        return pending
+
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        before = snapshot_of(g)
+        if before is not None:
+            assert g.attack is not None
+            restore_states(g, before, frozenset({g.attack.attacker, g.attack.target}))
+        return super().move_interrupt(g, a)
+
+
+@mutant(
+    "interrupt-undoes-quick-step-night",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack's quick step, so a night change made by a Quick "
+    "card during it is undone (against I-6).",
+)
+class InterruptUndoesQuickStepNight(Rules):
+    def enter_quick_step(self, g: GameState) -> None:
+        super().enter_quick_step(g)
+        snapshot(g)
+
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        before = snapshot_of(g)
+        if before is not None:
+            g.night = before.night
+        return super().move_interrupt(g, a)
+
+
+@mutant(
+    "interrupt-undoes-quick-step-damage",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack's quick step, so life lost to Quick cards "
+    "during it is given back (against I-6).",
+)
+class InterruptUndoesQuickStepDamage(Rules):
+    def enter_quick_step(self, g: GameState) -> None:
+        super().enter_quick_step(g)
+        snapshot(g)
+
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        before = snapshot_of(g)
+        if before is not None:
+            g.life = dict(before.life)
+        return super().move_interrupt(g, a)
+
+
+@mutant(
+    "interrupt-undoes-quick-step-rest-stand",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack's quick step, so the Pals rested or stood by "
+    "Quick cards during it go back as they were (against I-6).",
+)
+class InterruptUndoesQuickStepRestStand(Rules):
+    def enter_quick_step(self, g: GameState) -> None:
+        super().enter_quick_step(g)
+        snapshot(g)
+
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        before = snapshot_of(g)
+        if before is not None:
+            restore_states(g, before)
+        return super().move_interrupt(g, a)

@@ -3,19 +3,21 @@
 Each `legal` post-processes the oracle's list; where the misreading is "a check is missing",
 the extra actions are what the oracle lists on a copy of the game in which that check holds
 (`_legal_on`). The LEGAL a mutant gives keeps the protocol's JSON shape (schema-valid), so
-that a case kills it by a `fail`, never by an `error`.
+that a case kills it by a `fail`, never by an `error`. A mutant that limits what is listed
+once something was done this turn keeps its mark in the game state (`Did`), never in the
+engine: LEGAL tries actions on copies.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from palconf.mutants import mutant
-from palconf.oracle.model import CardState, GameState, Player, Zone, other
-from palconf.oracle.rules import Rules
+from palconf.oracle.model import CardState, GameState, Player, Pump, Zone, other
+from palconf.oracle.rules import Pending, Rules
 
 
 def _key(action: Mapping[str, Any]) -> str:
@@ -449,3 +451,518 @@ class LegalInterruptEventNeedsChoose(Rules):
             return effect is not None and bool(self.choice_options(g, effect))
 
         return [a for a in super().legal() if not needs_choice(a)]
+
+
+# ---------------------------------------------------------------- once a turn, once a step
+#
+# Nothing in P-legal (or the rules) limits how often an action may be listed in one turn. A
+# mutant that adds such a limit marks what was done in the game state (`Did`, a pump of 0,
+# which ends with the turn like every pump), set by the action's own move: LEGAL's trial
+# moves on copies leave no trace in the game.
+
+
+@dataclass(frozen=True, slots=True)
+class Did(Pump):
+    """A pump of 0 on no card (`card` ""): `player` did `do` this turn, naming `named` (the
+    card deployed, played or assigned, the attacker, the blocker, the Pal rested)."""
+
+    do: str = ""
+    player: str = ""
+    named: str = ""
+
+
+def _did(g: GameState, do: str, player: str | None = None) -> set[str]:
+    """What the `do` marks of this turn (of `player`, or of either) name."""
+    return {
+        p.named for p in g.pumps if isinstance(p, Did) and p.do == do and player in (None, p.player)
+    }
+
+
+def _mark(g: GameState, do: str, a: Mapping[str, Any], field: str = "card") -> None:
+    g.pumps.append(Did("", 0, do, a["player"], a.get(field, "")))
+
+
+def _without(listed: list[dict[str, Any]], drop: Callable[[dict[str, Any]], bool]) -> list[Any]:
+    return [a for a in listed if not drop(a)]
+
+
+@mutant(
+    "legal-one-deploy-per-turn",
+    "P-legal",
+    "Deploys are listed only until the active player has deployed a card this turn.",
+)
+class LegalOneDeployPerTurn(Rules):
+    def move_deploy(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "deploy", a)
+        return super().move_deploy(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        done = bool(_did(self.state, "deploy"))
+        return _without(super().legal(), lambda a: done and a["do"] == "deploy")
+
+
+@mutant(
+    "legal-deployed-pal-cannot-assign",
+    "P-legal",
+    "No assign of a Pal deployed this turn is listed, as if it had to settle in first.",
+)
+class LegalDeployedPalCannotAssign(Rules):
+    def move_deploy(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "deploy", a)
+        return super().move_deploy(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        new = _did(self.state, "deploy")
+        return _without(super().legal(), lambda a: a["do"] == "assign" and a["card"] in new)
+
+
+@mutant(
+    "legal-deployed-card-cannot-activate",
+    "P-legal",
+    "No activated ability of a card deployed this turn is listed.",
+)
+class LegalDeployedCardCannotActivate(Rules):
+    def move_deploy(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "deploy", a)
+        return super().move_deploy(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        new = _did(self.state, "deploy")
+        return _without(super().legal(), lambda a: a["do"] == "activate" and a["card"] in new)
+
+
+@mutant(
+    "legal-deployed-structure-takes-no-assign",
+    "P-legal",
+    "No assign to a structure deployed this turn is listed.",
+)
+class LegalDeployedStructureTakesNoAssign(Rules):
+    def move_deploy(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "deploy", a)
+        return super().move_deploy(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        new = _did(self.state, "deploy")
+        return _without(super().legal(), lambda a: a["do"] == "assign" and a["structure"] in new)
+
+
+@mutant(
+    "legal-one-assign-per-turn",
+    "P-legal",
+    "Assigns are listed only until the active player has assigned a Pal this turn.",
+)
+class LegalOneAssignPerTurn(Rules):
+    def move_assign(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "assign", a)
+        return super().move_assign(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        done = bool(_did(self.state, "assign"))
+        return _without(super().legal(), lambda a: done and a["do"] == "assign")
+
+
+@mutant(
+    "legal-assigned-pal-no-abilities-this-turn",
+    "P-legal",
+    "No activated ability of a Pal assigned this turn is listed, as if it were busy on its "
+    "structure.",
+)
+class LegalAssignedPalNoAbilitiesThisTurn(Rules):
+    def move_assign(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "assign", a)
+        return super().move_assign(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        new = _did(self.state, "assign")
+        return _without(super().legal(), lambda a: a["do"] == "activate" and a["card"] in new)
+
+
+@mutant(
+    "legal-one-event-per-turn",
+    "P-legal",
+    "In the main phase `play` is listed only until the active player has played an event "
+    "this turn.",
+)
+class LegalOneEventPerTurn(Rules):
+    def move_play(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "play", a)
+        return super().move_play(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        done = g.step == "main" and bool(_did(g, "play", g.active))
+        return _without(super().legal(), lambda a: done and a["do"] == "play")
+
+
+@mutant(
+    "legal-no-main-actions-after-attack",
+    "P-legal",
+    "Once the active player has attacked this turn no deploy, assign or play is listed, as "
+    "if a combat phase followed the main phase.",
+)
+class LegalNoMainActionsAfterAttack(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "attack", a, "attacker")
+        return super().move_attack(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        done = g.step == "main" and bool(_did(g, "attack"))
+        return _without(super().legal(), lambda a: done and a["do"] in ("deploy", "assign", "play"))
+
+
+@mutant(
+    "legal-attacker-once-per-turn",
+    "P-legal",
+    "No attack by a Pal that already attacked this turn is listed, even when an effect "
+    "stood it again.",
+)
+class LegalAttackerOncePerTurn(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "attack", a, "attacker")
+        return super().move_attack(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        done = _did(self.state, "attack")
+        return _without(super().legal(), lambda a: a["do"] == "attack" and a["attacker"] in done)
+
+
+@mutant(
+    "legal-blocker-once-per-turn",
+    "P-legal",
+    "No block by a Pal that already blocked this turn is listed, even when an effect stood "
+    "it again.",
+)
+class LegalBlockerOncePerTurn(Rules):
+    def move_block(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "block", a, "blocker")
+        return super().move_block(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        done = _did(self.state, "block")
+        return _without(super().legal(), lambda a: a["do"] == "block" and a["blocker"] in done)
+
+
+@mutant(
+    "legal-interrupt-once-per-turn",
+    "P-legal",
+    "Interrupt is listed for a player only until they have nullified an attack this turn.",
+)
+class LegalInterruptOncePerTurn(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _mark(g, "interrupt", a)
+        return super().move_interrupt(g, a)
+
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        return _without(
+            super().legal(),
+            lambda a: a["do"] == "interrupt" and bool(_did(g, "interrupt", a["player"])),
+        )
+
+
+@mutant(
+    "legal-one-quick-action-each",
+    "P-legal",
+    "In the quick step a player's Quick events and abilities are listed only until they have "
+    "taken one quick action in that attack's quick step.",
+)
+class LegalOneQuickActionEach(Rules):
+    def after_quick_action(self, g: GameState) -> None:
+        if g.step == "quick" and g.attack is not None and g.priority is not None:
+            _mark(g, "quick", {"player": g.priority, "card": g.attack.attacker})
+        super().after_quick_action(g)
+
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        acted = (
+            g.step == "quick"
+            and g.attack is not None
+            and g.attack.attacker in _did(g, "quick", g.priority)
+        )
+        return _without(super().legal(), lambda a: acted and a["do"] in ("play", "activate"))
+
+
+@mutant(
+    "legal-rested-by-effect-not-target",
+    "P-legal",
+    "The opposing Pals an effect rested this turn are not listed as attack targets (but by "
+    "Assault), as if only Pals rested when the turn began could be attacked.",
+)
+class LegalRestedByEffectNotTarget(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        target = self.effect_target(g, p) if p.effect.op == "rest" else None
+        if target is not None and target.zone == "battle" and target.owner != g.active:
+            _mark(g, "rested", {"player": p.controller, "card": target.id})
+        super().resolve_effect(g, p)
+
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        fresh = _did(g, "rested")
+        return _without(
+            super().legal(),
+            lambda a: (
+                a["do"] == "attack"
+                and a["target"] in fresh
+                and not g.cards[a["attacker"]].has("assault")
+            ),
+        )
+
+
+# ---------------------------------------------------------------- who and when
+
+
+@mutant(
+    "legal-blocks-only-while-attacker-in-play",
+    "P-legal",
+    "In the block step only `pass` is listed once the attacker has left the battle area.",
+)
+class LegalBlocksOnlyWhileAttackerInPlay(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        attack = g.attack
+        gone = (
+            g.step == "block" and attack is not None and g.cards[attack.attacker].zone != "battle"
+        )
+        return _without(super().legal(), lambda a: gone and a["do"] == "block")
+
+
+@mutant(
+    "legal-blocks-only-while-target-in-play",
+    "P-legal",
+    "In the block step only `pass` is listed once the attacked Pal has left the battle area.",
+)
+class LegalBlocksOnlyWhileTargetInPlay(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        attack = g.attack
+        gone = (
+            g.step == "block"
+            and attack is not None
+            and attack.target != "master"
+            and g.cards[attack.target].zone != "battle"
+        )
+        return _without(super().legal(), lambda a: gone and a["do"] == "block")
+
+
+@mutant(
+    "legal-pass-after-on-attack-game-over",
+    "P-legal",
+    "When an On Attack ability ends the game, the losing defender's `pass` of the block step "
+    "is still listed.",
+)
+class LegalPassAfterOnAttackGameOver(Rules):
+    def try_action(self, state: GameState, action: Any) -> GameState:
+        g = super().try_action(state, action)
+        if g.step == "over" and action["do"] == "attack":  # over before the block step
+            _mark(g, "over", {"player": action["player"], "card": other(action["player"])})
+        return g
+
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        if g.step == "over" and _did(g, "over"):
+            return [{"do": "pass", "player": defender} for defender in _did(g, "over")]
+        return super().legal()
+
+
+@mutant(
+    "legal-quick-step-omits-structure-abilities",
+    "P-legal",
+    "In the quick step the Quick abilities of Pals are listed, not those of structures.",
+)
+class LegalQuickStepOmitsStructureAbilities(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        return _without(
+            super().legal(),
+            lambda a: (
+                g.step == "quick"
+                and a["do"] == "activate"
+                and g.cards[a["card"]].card.kind == "structure"
+            ),
+        )
+
+
+@mutant(
+    "legal-interrupt-omits-structures",
+    "P-legal",
+    "Interrupt is listed for the Pals and events in hand that have it, not for a structure "
+    "with Interrupt.",
+)
+class LegalInterruptOmitsStructures(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        return _without(
+            super().legal(),
+            lambda a: a["do"] == "interrupt" and g.cards[a["card"]].card.kind == "structure",
+        )
+
+
+@mutant(
+    "legal-interrupt-only-for-b",
+    "P-legal",
+    "Interrupt is listed only for player B, the one who answers the first player's attacks.",
+)
+class LegalInterruptOnlyForB(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        return _without(super().legal(), lambda a: a["do"] == "interrupt" and a["player"] != "B")
+
+
+def _quick_cards(g: GameState) -> list[CardState]:
+    """The payable Pals and structures with the Quick keyword in the hand of the player with
+    priority in the quick step."""
+    p = g.priority
+    if g.step != "quick" or p is None:
+        return []
+    return [
+        c
+        for c in g.zone(p, "hand")
+        if c.card.kind != "event" and c.has("quick") and c.card.cost <= g.energy[p]
+    ]
+
+
+@mutant(
+    "legal-quick-pal-deploys-in-quick-step",
+    "P-legal",
+    "In the quick step the deploy of a payable Pal or structure with the Quick keyword is "
+    "listed for the player with priority.",
+)
+class LegalQuickPalDeploysInQuickStep(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        quick = {c.id for c in _quick_cards(g)}
+        if not quick:
+            return super().legal()
+        as_main = g.copy()
+        as_main.step, as_main.active = "main", g.priority  # type: ignore[assignment]
+        extra = [a for a in _legal_on(self, as_main) if a["do"] == "deploy" and a["card"] in quick]
+        return _union(super().legal(), extra)
+
+
+@mutant(
+    "legal-quick-pal-plays-in-quick-step",
+    "P-legal",
+    "In the quick step `play` of a payable Pal or structure with the Quick keyword is listed "
+    "for the player with priority, as if it were a Quick event.",
+)
+class LegalQuickPalPlaysInQuickStep(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        extra = [{"do": "play", "player": c.owner, "card": c.id} for c in _quick_cards(g)]
+        return _union(super().legal(), extra)
+
+
+@mutant(
+    "legal-taunt-only-against-a",
+    "P-legal",
+    "Taunt narrows the listed targets only of A's attackers: B's attacks ignore A's Taunt Pals.",
+)
+class LegalTauntOnlyAgainstA(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        listed = super().legal()
+        g = self.state
+        if g.step != "main" or g.active != "B":
+            return listed
+        untaunted = g.copy()
+        for c in untaunted.zone("A", "battle"):
+            keywords = tuple(k for k in c.card.keywords if k.id != "taunt")
+            c.card = replace(c.card, keywords=keywords)
+        return _union(listed, [a for a in _legal_on(self, untaunted) if a["do"] == "attack"])
+
+
+# ---------------------------------------------------------------- assigns
+
+
+@mutant(
+    "legal-zero-slots-mean-one",
+    "P-legal",
+    "A structure's `slots` of 0 is taken as the default 1, so assigns to an empty one are listed.",
+)
+class LegalZeroSlotsMeanOne(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        listed = super().legal()
+        g = self.state
+        if g.step != "main":
+            return listed
+        one = g.copy()
+        for s in one.zone(g.active, "structures"):
+            if s.card.slots == 0:
+                s.card = replace(s.card, slots=1)
+        return _union(listed, [a for a in _legal_on(self, one) if a["do"] == "assign"])
+
+
+@mutant(
+    "legal-assign-needs-standing-structure",
+    "P-legal",
+    "Assigns are listed only to standing structures.",
+)
+class LegalAssignNeedsStandingStructure(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        return _without(
+            super().legal(),
+            lambda a: a["do"] == "assign" and g.cards[a["structure"]].state == "rest",
+        )
+
+
+# ---------------------------------------------------------------- choose
+
+
+def _choose(a: dict[str, Any], choose: list[str]) -> dict[str, Any]:
+    """`a` with `choose` (none if it is empty)."""
+    rest = {k: v for k, v in a.items() if k != "choose"}
+    return {**rest, "choose": choose} if choose else rest
+
+
+@mutant(
+    "legal-one-choice-per-keyword",
+    "P-legal",
+    "An action takes one `choose` entry per keyword, however many instances of it its card "
+    "has, so two Serious take one entry.",
+)
+class LegalOneChoicePerKeyword(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        out = []
+        for a in super().legal():
+            n = len(g.cards[a["card"]].card.instances("serious")) if a["do"] == "assign" else 0
+            if n > 1 and "choose" in a:  # Serious, the only keyword that chooses, comes first
+                a = _choose(a, a["choose"][:1] + a["choose"][n:])
+            out.append(a)
+        return _union([], out)
+
+
+@mutant(
+    "legal-third-choice-dropped",
+    "P-legal",
+    "A listed action's `choose` has at most two entries: a third ability that needs a choice "
+    "is left to the act.",
+)
+class LegalThirdChoiceDropped(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        return _union([], [_choose(a, a.get("choose", [])[:2]) for a in super().legal()])
+
+
+@mutant(
+    "legal-omits-cut-off-choices",
+    "P-legal",
+    "LEGAL plays each action out, so an ability that a lethal earlier ability keeps from "
+    "resolving is given no `choose` entry.",
+)
+class LegalOmitsCutOffChoices(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        out = []
+        for a in super().legal():
+            if "choose" in a:
+                g = self.state.copy()
+                pending = getattr(self, "move_" + a["do"])(g, a)
+                self.bind_choices(g, pending, a["choose"])
+                used = 0
+                for p in pending:
+                    if g.step == "over":
+                        break
+                    used += p.choice is not None
+                    self.resolve_effect(g, p)
+                a = _choose(a, a["choose"][:used])
+            out.append(a)
+        return _union([], out)

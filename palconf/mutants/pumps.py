@@ -147,6 +147,25 @@ class BraveForEveryOwnPal(Rules):
         return pending
 
 
+@mutant(
+    "brave-of-structure-pumps-attacker",
+    "brave.1",
+    "A structure cannot attack, so its Brave N is read as a bonus for its side: each attacking "
+    "Pal of its controller gets N until end of turn.",
+)
+class StructureBravePumpsAttacker(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_attack(g, a)
+        for c in self.in_play_by_id(g, a["player"]):
+            if c.zone == "structures":
+                pending += [
+                    Pending(a["attacker"], c.owner, e)
+                    for inst in c.card.instances("brave")
+                    for e in self.kw("brave").triggered(c, "attack", inst)
+                ]
+        return pending
+
+
 # ---------------------------------------------------------------- Serious (serious.1–2)
 
 
@@ -241,3 +260,49 @@ class SeriousNeverExpires(Rules):
 
     def end_until_end_of_turn(self, g: GameState) -> None:
         g.pumps = [p for p in g.pumps if isinstance(p, LastingPump)]
+
+
+def serious_effects(rules: Rules, card: CardState) -> list[Pending]:
+    """The Serious abilities of `card`, as if it were assigned (its source: itself, not in play
+    for an event)."""
+    return [
+        Pending(card.id, card.owner, e, source_is_card_in_play=card.card.kind != "event")
+        for inst in card.card.instances("serious")
+        for e in rules.kw("serious").triggered(card, "assign", inst)
+    ]
+
+
+@mutant(
+    "serious-of-event-on-play",
+    "serious.1",
+    "An event's keyword abilities are read as part of playing it, so an event's Serious chooses "
+    "a Pal and pumps it when the event is played, before the event's effect.",
+)
+class SeriousOfEventOnPlay(Rules):
+    def move_play(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_play(g, a)
+        return serious_effects(self, g.cards[a["card"]]) + pending
+
+
+@mutant(
+    "serious-of-structure-on-deploy",
+    "serious.1",
+    "A structure is never assigned, so its Serious is read as triggering when the structure is "
+    "deployed.",
+)
+class SeriousOfStructureOnDeploy(Rules):
+    def move_deploy(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        pending = super().move_deploy(g, a)
+        card = g.cards[a["card"]]
+        return pending + (serious_effects(self, card) if card.card.kind == "structure" else [])
+
+
+@keyword_mutant(
+    "serious-zero-takes-no-choice",
+    "serious.1",
+    "Serious 0 is read as doing nothing, so it asks for no choice and the next `choose` entry "
+    "goes to the card's next ability (against I-24).",
+)
+class SeriousZeroTakesNoChoice(Serious):
+    def triggered(self, card: CardState, event: str, instance: KeywordInstance) -> list[Effect]:
+        return super().triggered(card, event, instance) if instance.number else []

@@ -321,6 +321,91 @@ class QuickPalPlayWrongKind(Rules):
         return card.has("quick")
 
 
+@mutant(
+    "reasons-quick-structure-play-wrong-kind",
+    "P-reasons",
+    'The protocol\'s "Quick is ignored on a Pal" is read for Pals only: a structure with Quick '
+    "is taken as Quick, so playing it in the quick step is wrong-kind rather than wrong-timing.",
+)
+class QuickStructurePlayWrongKind(Rules):
+    def is_quick_event(self, card: CardState) -> bool:
+        return (card.card.kind == "structure" and card.has("quick")) or super().is_quick_event(card)
+
+
+# ---------------------------------------------------------------- the quick step: priority last
+
+
+def _before_priority(g: GameState, found: Iterable[Refusal], reason: str) -> Iterator[Refusal]:
+    """In the quick step, `found` with its `reason` moved before its wrong-player."""
+    return _first(found, reason, ("wrong-player",)) if g.step == "quick" else iter(found)
+
+
+@mutant(
+    "reasons-quick-step-not-found-before-wrong-player",
+    "P-reasons",
+    "In the quick step a play or an activation looks the card up before priority, so a card "
+    "not where it must be is not-found even for the player without priority.",
+)
+class QuickStepNotFoundBeforeWrongPlayer(Rules):
+    def check_play(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return _before_priority(g, super().check_play(g, a), "not-found")
+
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return _before_priority(g, super().check_activate(g, a), "not-found")
+
+
+@mutant(
+    "reasons-quick-step-wrong-kind-before-wrong-player",
+    "P-reasons",
+    "In the quick step a play checks the card's kind before priority, so the player without "
+    "priority playing a Pal is wrong-kind.",
+)
+class QuickStepWrongKindBeforeWrongPlayer(Rules):
+    def check_play(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return _before_priority(g, super().check_play(g, a), "wrong-kind")
+
+
+@mutant(
+    "reasons-quick-step-cannot-pay-before-wrong-player",
+    "P-reasons",
+    "In the quick step a play checks its cost before priority, so the player without "
+    "priority playing an unaffordable Quick event is cannot-pay.",
+)
+class QuickStepCannotPayBeforeWrongPlayer(Rules):
+    def check_play(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        return _before_priority(g, super().check_play(g, a), "cannot-pay")
+
+
+def _defender(g: GameState, a: Mapping[str, Any]) -> bool:
+    return g.attack is not None and a["player"] == g.attack.defender
+
+
+@mutant(
+    "reasons-interrupt-not-found-before-wrong-player",
+    "P-reasons",
+    "Interrupt looks the card up before whether the defender has priority, so the defender's "
+    "missing card while the attacker is to act is not-found.",
+)
+class InterruptNotFoundBeforeWrongPlayer(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        found = super().check_interrupt(g, a)
+        return _before_priority(g, found, "not-found") if _defender(g, a) else found
+
+
+@mutant(
+    "reasons-interrupt-discard-before-wrong-player",
+    "P-reasons",
+    "Interrupt checks the discard way's other card before whether the defender has priority, "
+    "so the defender naming a bad discard while the attacker is to act is cannot-pay.",
+)
+class InterruptDiscardBeforeWrongPlayer(Rules):
+    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        found = super().check_interrupt(g, a)
+        if _defender(g, a) and a["pay"] == "discard":
+            return _before_priority(g, found, "cannot-pay")
+        return found
+
+
 # ---------------------------------------------------------------- a player other than A or B (I-25)
 
 

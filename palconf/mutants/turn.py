@@ -250,3 +250,46 @@ class VigilancePalUntargetable(Rules):
         if attacker.has("assault"):
             return pals
         return [cid for cid in pals if not g.cards[cid].has("vigilance")]
+
+
+def _stand_at_end_of_turn(g: GameState, cards: list[CardState]) -> None:
+    for c in cards:
+        c.state = "stand"
+
+
+@mutant(
+    "vigilance-of-structure-stands-its-pals",
+    "vigilance.1",
+    "Vigilance on a structure is read as covering the Pals on it, so at the end of its "
+    "controller's turn the Pals assigned to it stand too.",
+)
+class StructureVigilanceStandsItsPals(Rules):
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        hosts = {
+            s.id
+            for s in self.in_play_by_id(g, g.active)
+            if s.zone == "structures" and s.has("vigilance")
+        }
+        _stand_at_end_of_turn(
+            g, [c for c in g.cards.values() if c.zone == "assigned" and c.host in hosts]
+        )
+        return super().move_end_turn(g, a)
+
+
+@mutant(
+    "vigilance-of-assigned-pal-stands-its-structure",
+    "vigilance.1",
+    "Vigilance on an assigned Pal is read as standing its post, so at the end of its "
+    "controller's turn the structure it is on stands too.",
+)
+class AssignedVigilanceStandsItsStructure(Rules):
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        _stand_at_end_of_turn(
+            g,
+            [
+                g.cards[c.host]
+                for c in self.in_play_by_id(g, g.active)
+                if c.zone == "assigned" and c.host is not None and c.has("vigilance")
+            ],
+        )
+        return super().move_end_turn(g, a)
