@@ -110,11 +110,18 @@ def overridden_methods(cls: type, base: type) -> list[str]:
     return [n for n in vars(cls) if not n.startswith("__") and hasattr(base, n)]
 
 
+def overridden_in_chain(cls: type, base: type) -> list[str]:
+    """What `cls` and its own base classes up to `base` override (a mutant built on a small
+    shared base class overrides what that class does), each name once."""
+    chain = cls.__mro__[: cls.__mro__.index(base)] if base in cls.__mro__ else (cls,)
+    return list(dict.fromkeys(n for c in chain for n in overridden_methods(c, base)))
+
+
 def mutant(name: str, clause: str, misreading: str) -> Callable[[R], R]:
     """Register a `Rules` subclass overriding one method as the mutant `name`."""
 
     def deco(cls: R) -> R:
-        methods = overridden_methods(cls, Rules)
+        methods = overridden_in_chain(cls, Rules)
         _register(
             Mutant(name, clause, misreading, cls, "overrides Rules." + ", Rules.".join(methods))
         )

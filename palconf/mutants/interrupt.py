@@ -437,13 +437,9 @@ class InterruptUndoesOnAttackRestStand(Rules):
         return super().move_interrupt(g, a)
 
 
-@mutant(
-    "interrupt-undoes-quick-step-night",
-    "interrupt.4",
-    "Nullifying is read as undoing the attack's quick step, so a night change made by a Quick "
-    "card during it is undone (against I-6).",
-)
-class InterruptUndoesQuickStepNight(Rules):
+class _UndoesQuickStep(Rules):
+    """Keeps the game as the quick step found it; a nullify gives back `undo`'s part of it."""
+
     def enter_quick_step(self, g: GameState) -> None:
         super().enter_quick_step(g)
         snapshot(g)
@@ -451,8 +447,22 @@ class InterruptUndoesQuickStepNight(Rules):
     def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
         before = snapshot_of(g)
         if before is not None:
-            g.night = before.night
+            self.undo(g, before)
         return super().move_interrupt(g, a)
+
+    def undo(self, g: GameState, before: GameState) -> None:
+        raise NotImplementedError
+
+
+@mutant(
+    "interrupt-undoes-quick-step-night",
+    "interrupt.4",
+    "Nullifying is read as undoing the attack's quick step, so a night change made by a Quick "
+    "card during it is undone (against I-6).",
+)
+class InterruptUndoesQuickStepNight(_UndoesQuickStep):
+    def undo(self, g: GameState, before: GameState) -> None:
+        g.night = before.night
 
 
 @mutant(
@@ -461,16 +471,9 @@ class InterruptUndoesQuickStepNight(Rules):
     "Nullifying is read as undoing the attack's quick step, so life lost to Quick cards "
     "during it is given back (against I-6).",
 )
-class InterruptUndoesQuickStepDamage(Rules):
-    def enter_quick_step(self, g: GameState) -> None:
-        super().enter_quick_step(g)
-        snapshot(g)
-
-    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        before = snapshot_of(g)
-        if before is not None:
-            g.life = dict(before.life)
-        return super().move_interrupt(g, a)
+class InterruptUndoesQuickStepDamage(_UndoesQuickStep):
+    def undo(self, g: GameState, before: GameState) -> None:
+        g.life = dict(before.life)
 
 
 @mutant(
@@ -479,13 +482,6 @@ class InterruptUndoesQuickStepDamage(Rules):
     "Nullifying is read as undoing the attack's quick step, so the Pals rested or stood by "
     "Quick cards during it go back as they were (against I-6).",
 )
-class InterruptUndoesQuickStepRestStand(Rules):
-    def enter_quick_step(self, g: GameState) -> None:
-        super().enter_quick_step(g)
-        snapshot(g)
-
-    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        before = snapshot_of(g)
-        if before is not None:
-            restore_states(g, before)
-        return super().move_interrupt(g, a)
+class InterruptUndoesQuickStepRestStand(_UndoesQuickStep):
+    def undo(self, g: GameState, before: GameState) -> None:
+        restore_states(g, before)

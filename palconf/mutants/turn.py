@@ -71,24 +71,32 @@ class StartStandsBothPlayers(Rules):
         return pending
 
 
+class _StartLeavesZoneRested(Rules):
+    """At the start of a turn, the starting player's cards in `zone` stay as they were."""
+
+    zone: str
+
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        starting = other(g.active)
+        rested = [
+            c
+            for c in g.cards.values()
+            if c.owner == starting and c.zone == self.zone and c.state == "rest"
+        ]
+        pending = super().move_end_turn(g, a)
+        for c in rested:
+            c.state = "rest"
+        return pending
+
+
 @mutant(
     "start-stands-only-battle-area",
     "B-6",
     "Only the Pals in the battle area stand at the start of a turn, so a Pal rested on a "
     "structure stays rested (against I-9).",
 )
-class StartStandsOnlyBattleArea(Rules):
-    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        starting = other(g.active)
-        rested = [
-            c
-            for c in g.cards.values()
-            if c.owner == starting and c.zone == "assigned" and c.state == "rest"
-        ]
-        pending = super().move_end_turn(g, a)
-        for c in rested:
-            c.state = "rest"
-        return pending
+class StartStandsOnlyBattleArea(_StartLeavesZoneRested):
+    zone = "assigned"
 
 
 @mutant(
@@ -97,18 +105,8 @@ class StartStandsOnlyBattleArea(Rules):
     '"The active player\'s cards in play stand" is read as their Pals, so a rested structure '
     "stays rested when its controller's turn starts.",
 )
-class StartStandsOnlyPals(Rules):
-    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        starting = other(g.active)
-        rested = [
-            c
-            for c in g.cards.values()
-            if c.owner == starting and c.zone == "structures" and c.state == "rest"
-        ]
-        pending = super().move_end_turn(g, a)
-        for c in rested:
-            c.state = "rest"
-        return pending
+class StartStandsOnlyPals(_StartLeavesZoneRested):
+    zone = "structures"
 
 
 @mutant(
