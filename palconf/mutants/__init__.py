@@ -16,14 +16,17 @@ be killed (some case must fail) — see `palconf.mutants.sweep`.
 Modules, by area: `quick` (Quick and the quick step; playing events and activating abilities,
 B-9, B-9a), `triggers` (On Deploy / On Attack / On Assign, deploying and assigning), `pumps`
 (Brave, Serious), `choices` (choices, what effects affect, the order of triggered abilities),
-`interrupt`, `turn` (end of turn, night, Vigilance), `targeting`
-(Taunt, Assault, attack targets), `blocking` (block step, Stealth), `battle` (battle,
-Retaliate, Breakthrough), `power` (Nocturnal, power and life), `refusals` (B-21), `reasons`
-(P-reasons: the order of the REASON table, each field's code), `protocol_state` (P-state),
-`protocol_observed` (P-observed), `protocol_legal` (P-legal), `overreading`
-(restrictions, forced choices and side effects the text does not state; no-op transitions),
-`lifetimes` (effects after their source is gone), `ignored_fields` (fields accepted and
-ignored; P-state and P-reasons rules read as holding on one card kind or zone).
+`interrupt`, `turn` (end of turn, night, Vigilance), `targeting` (Taunt, Assault, attack
+targets), `blocking` (block step, Stealth), `battle` (battle, Retaliate, Breakthrough),
+`power` (Nocturnal, power and life), `carriers` (a keyword on a card kind the text gives it
+nothing on, or read as an aura of its side), `refusals` (B-21), `reasons` (P-reasons: the
+order of the REASON table, each field's code), `protocol_state` (P-state),
+`protocol_observed` (P-observed), `protocol_legal`, `protocol_legal_repeats` (actions listed
+once a turn or a step) and `protocol_legal_steps` (who acts when, assigns, `choose`)
+(P-legal), `overreading` (restrictions, forced choices and side effects the text does not
+state; no-op transitions), `lifetimes` (effects after their source is gone),
+`ignored_fields` (fields accepted and ignored; P-state and P-reasons rules read as holding on
+one card kind or zone).
 """
 
 from __future__ import annotations
@@ -52,11 +55,14 @@ MODULES = (
     "blocking",
     "battle",
     "power",
+    "carriers",
     "refusals",
     "reasons",
     "protocol_state",
     "protocol_observed",
     "protocol_legal",
+    "protocol_legal_repeats",
+    "protocol_legal_steps",
     "overreading",
     "lifetimes",
     "ignored_fields",

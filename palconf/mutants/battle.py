@@ -173,18 +173,6 @@ class BattleTriggersDefenderFirst(Rules):
         return (card.owner == g.active, card.id)
 
 
-@mutant(
-    "battle-triggers-by-id-number",
-    "B-17",
-    "Abilities that trigger together are ordered by the number in their card id, without "
-    "putting the active player's first.",
-)
-class BattleTriggersByIdNumber(Rules):
-    def trigger_order(self, g: GameState, card: CardState) -> tuple[bool, str]:
-        digits = "".join(ch for ch in card.id if ch.isdigit())
-        return (False, digits.zfill(12))
-
-
 # ---------------------------------------------------------------- Retaliate (retaliate.1–2)
 
 
@@ -268,42 +256,6 @@ class RetaliateHitsOriginalTarget(Rules):
                 else t
                 for t in queue
             ]
-        super().resolve_battle_triggers(g, battle, queue)
-
-
-@mutant(
-    "stealth-dodges-retaliate",
-    "retaliate.1",
-    "Stealth is read as hiding its Pal from the opponent's abilities, so Retaliate does not "
-    "take a Stealth Pal.",
-)
-class StealthDodgesRetaliate(Rules):
-    def resolve_battle_triggers(
-        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
-    ) -> None:
-        queue[:] = [
-            t for t in queue if not (t.kind == "retaliate" and g.cards[t.foe].has("stealth"))
-        ]
-        super().resolve_battle_triggers(g, battle, queue)
-
-
-@mutant(
-    "retaliate-aura",
-    "retaliate.1",
-    "Retaliate is read as a continuous ability for its side, so any Pal of a player with a "
-    "Retaliate Pal in the battle area that dies in battle takes the opposing combat Pal.",
-)
-class RetaliateAura(Rules):
-    def resolve_battle_triggers(
-        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
-    ) -> None:
-        for cid in sorted(battle.dead):
-            c = g.cards[cid]
-            if not c.has("retaliate") and any(
-                x.has("retaliate") for x in g.zone(c.owner, "battle")
-            ):
-                foe = battle.defender_pal if cid == battle.attacker else battle.attacker
-                queue.append(BattleTrigger(cid, c.owner, "retaliate", foe=foe))
         super().resolve_battle_triggers(g, battle, queue)
 
 
@@ -486,26 +438,3 @@ class BreakthroughCountsTargetRemoved(Rules):
                 if g.step == "over":
                     return
         super().battle(g)
-
-
-@mutant(
-    "breakthrough-aura",
-    "breakthrough.1",
-    "Breakthrough is read as a continuous ability for its side, so while a player has a "
-    "Breakthrough Pal in the battle area each of their attackers that beats its combat Pal "
-    "deals its strike.",
-)
-class BreakthroughAura(Rules):
-    def resolve_battle_triggers(
-        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
-    ) -> None:
-        attacker = g.cards[battle.attacker]
-        if (
-            battle.defender_pal in battle.dead
-            and not attacker.has("breakthrough")
-            and any(c.has("breakthrough") for c in g.zone(attacker.owner, "battle"))
-        ):
-            master = battle.owner[battle.defender_pal]
-            strike = battle.strike[attacker.id]
-            queue.append(BattleTrigger(attacker.id, attacker.owner, "damage", "", master, strike))
-        super().resolve_battle_triggers(g, battle, queue)

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from palconf.mutants import keyword_mutant, mutant
-from palconf.oracle.keywords import Stealth
+from palconf.oracle.keywords import Battle, BattleTrigger, Stealth
 from palconf.oracle.model import Attack, CardState, GameState
 from palconf.oracle.rules import Pending, Refusal, Rules
 
@@ -335,21 +335,6 @@ class StealthAura(Stealth):
 
 
 @keyword_mutant(
-    "stealth-of-structure-for-its-side",
-    "stealth.1",
-    "A structure cannot attack, so its Stealth is read as covering its side: no attack by a Pal "
-    "of its controller can be blocked.",
-)
-class StructureStealthForItsSide(Stealth):
-    def forbids_block(
-        self, game: GameState, attacker: CardState, blocker: CardState | None
-    ) -> bool:
-        return super().forbids_block(game, attacker, blocker) or any(
-            c.has(self.id) for c in game.zone(attacker.owner, "structures")
-        )
-
-
-@keyword_mutant(
     "stealth-blockable-by-stealth",
     "stealth.1",
     "Stealth is read like the Shadow of other games: a Stealth attacker cannot be "
@@ -362,3 +347,19 @@ class StealthBlockableByStealth(Stealth):
         return super().forbids_block(game, attacker, blocker) and not (
             blocker is not None and blocker.has(self.id)
         )
+
+
+@mutant(
+    "stealth-dodges-retaliate",
+    "retaliate.1",
+    "Stealth is read as hiding its Pal from the opponent's abilities, so Retaliate does not "
+    "take a Stealth Pal.",
+)
+class StealthDodgesRetaliate(Rules):
+    def resolve_battle_triggers(
+        self, g: GameState, battle: Battle, queue: list[BattleTrigger]
+    ) -> None:
+        queue[:] = [
+            t for t in queue if not (t.kind == "retaliate" and g.cards[t.foe].has("stealth"))
+        ]
+        super().resolve_battle_triggers(g, battle, queue)

@@ -174,24 +174,6 @@ class ChoiceOwnSideOnly(Rules):
 
 
 @mutant(
-    "choice-of-structure-own-side-only",
-    "B-19",
-    'A structure\'s choice is read as "choose 1 Pal of yours to staff it", so an ability of a '
-    "structure may choose only its controller's Pals.",
-)
-class ChoiceOfStructureOwnSideOnly(Rules):
-    def bind_choices(self, g: GameState, pending: list[Pending], choose: list[str]) -> None:
-        super().bind_choices(g, pending, choose)
-        for p in pending:
-            if (
-                p.choice is not None
-                and g.cards[p.source].card.kind == "structure"
-                and g.cards[p.choice].owner != p.controller
-            ):
-                raise Refusal("illegal-target", f"{p.choice!r} is not a Pal of {p.controller}")
-
-
-@mutant(
     "pump-zero-needs-no-choice",
     "B-17",
     "A `pump` of 0 is read as changing nothing, so it has no legal option and takes no "
@@ -340,103 +322,6 @@ class KeywordInstancesSortedAsText(Rules):
 
 
 @mutant(
-    "self-rest-stand-of-structure-carries-its-pals",
-    "B-19",
-    "A structure and the Pals on it are read as one unit, so a `rest` or `stand` on `self` of "
-    "the structure rests or stands its assigned Pals too.",
-)
-class StructureRestStandCarriesItsPals(Rules):
-    def resolve_effect(self, g: GameState, p: Pending) -> None:
-        super().resolve_effect(g, p)
-        target = self.effect_target(g, p)
-        if p.effect.op in ("rest", "stand") and target is not None and target.zone == "structures":
-            for c in g.cards.values():
-                if c.zone == "assigned" and c.host == target.id:
-                    c.state = target.state
-
-
-@mutant(
-    "ability-of-gone-source-fizzles",
-    "B-19",
-    "An ability whose card has left play before it resolves does nothing at all, not only "
-    "its effects on `self` (against I-13).",
-)
-class AbilityOfGoneSourceFizzles(Rules):
-    def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
-        for p in pending:
-            if g.step == "over":
-                break
-            if p.source_is_card_in_play and not g.cards[p.source].in_play:
-                continue
-            self.resolve_effect(g, p)
-
-
-@mutant(
-    "ability-of-gone-source-affects-no-pal",
-    "on-deploy.1",
-    "An ability whose card has left play before it resolves still deals damage and gives "
-    "energy but no longer affects any Pal, a chosen one included (against I-13).",
-)
-class AbilityOfGoneSourceAffectsNoPal(Rules):
-    def resolve_effect(self, g: GameState, p: Pending) -> None:
-        if (
-            p.source_is_card_in_play
-            and not g.cards[p.source].in_play
-            and p.effect.op in ("pump", "destroy", "rest", "stand")
-        ):
-            return
-        super().resolve_effect(g, p)
-
-
-class _GoneSourceSkips(Rules):
-    """An ability of a card that has left play does nothing when its effect is `op` (and
-    `player`, if given)."""
-
-    op: str = ""
-    player: str | None = None
-
-    def resolve_effect(self, g: GameState, p: Pending) -> None:
-        if (
-            p.effect.op == self.op
-            and (self.player is None or p.effect.player == self.player)
-            and p.source_is_card_in_play
-            and not g.cards[p.source].in_play
-        ):
-            return
-        super().resolve_effect(g, p)
-
-
-@mutant(
-    "ability-of-gone-source-deals-no-self-damage",
-    "B-19",
-    "The rule that `self` of a card no longer in play finds nothing is read to cover `damage` "
-    'to "self", so once the card has left play its self-damage does nothing.',
-)
-class GoneSourceDealsNoSelfDamage(_GoneSourceSkips):
-    op, player = "damage", "self"
-
-
-@mutant(
-    "ability-of-gone-source-gives-no-energy",
-    "B-19",
-    "An `energy` effect of an ability whose card has left play is read as giving nothing, as "
-    "no card in play has a controller to gain it (against I-13).",
-)
-class GoneSourceGivesNoEnergy(_GoneSourceSkips):
-    op = "energy"
-
-
-@mutant(
-    "ability-of-gone-source-sets-no-night",
-    "B-19",
-    "A `night` effect of an ability whose card has left play is read as doing nothing "
-    "(against I-13).",
-)
-class GoneSourceSetsNoNight(_GoneSourceSkips):
-    op = "night"
-
-
-@mutant(
     "self-finds-only-battle-area",
     "B-19",
     'An effect on `self` is read as "this Pal in the battle area", so an ability of a '
@@ -446,26 +331,6 @@ class SelfFindsOnlyBattleArea(Rules):
     def effect_target(self, g: GameState, p: Pending) -> CardState | None:
         target = super().effect_target(g, p)
         if target is not None and target.card.kind == "pal" and target.zone != "battle":
-            return None
-        return target
-
-
-@mutant(
-    "self-rest-stand-finds-only-pals",
-    "B-19",
-    "A `rest` or `stand` effect on `self` is read as acting on a Pal only, so a structure's "
-    "own written ability that rests or stands it finds nothing.",
-)
-class SelfRestStandFindsOnlyPals(Rules):
-    def effect_target(self, g: GameState, p: Pending) -> CardState | None:
-        target = super().effect_target(g, p)
-        if (
-            target is not None
-            and target.card.kind != "pal"
-            and p.effect.target == "self"
-            # one of its written abilities (not Vigilance, a keyword ability)
-            and any(a.effect is p.effect for a in target.card.abilities)
-        ):
             return None
         return target
 
@@ -499,3 +364,15 @@ class DamageSelfToActivePlayer(Rules):
             self.lose_life(g, g.active, p.effect.amount)
             return
         super().resolve_effect(g, p)
+
+
+@mutant(
+    "battle-triggers-by-id-number",
+    "B-17",
+    "Abilities that trigger together are ordered by the number in their card id, without "
+    "putting the active player's first.",
+)
+class BattleTriggersByIdNumber(Rules):
+    def trigger_order(self, g: GameState, card: CardState) -> tuple[bool, str]:
+        digits = "".join(ch for ch in card.id if ch.isdigit())
+        return (False, digits.zfill(12))

@@ -17,7 +17,7 @@ from typing import Any
 
 from palconf.mutants import mutant
 from palconf.mutants.protocol_state import _cards, _effects, _is_int
-from palconf.oracle.checks import CheckRules
+from palconf.oracle.checks import ACTION_FIELDS, OPTIONAL_FIELDS, CheckRules
 from palconf.oracle.model import StateError
 from palconf.oracle.rules import Refusal, Rules
 
@@ -293,3 +293,20 @@ class AssignedAttackerCannotAttack(Rules):
         ):
             yield Refusal("cannot-attack", f"{card.id!r} is rested")
         yield from super().check_attack(g, a)
+
+
+@mutant(
+    "reasons-foreign-field-refused",
+    "B-17",
+    "A field the ACTION table does not give the action's kind (`choose` on end-turn, pass, "
+    "block or interrupt) is refused as malformed even when its type is right, though "
+    "surplus entries are ignored (I-26).",
+)
+class ForeignFieldRefused(Rules):
+    def check_shape(self, action: Any) -> str:
+        do = super().check_shape(action)
+        own = {"do", "player", *ACTION_FIELDS[do], *OPTIONAL_FIELDS.get(do, ())}
+        foreign = sorted(set(action) - own)
+        if foreign:
+            raise Refusal("invalid-action", f"`{do}` has no field `{foreign[0]}`")
+        return do

@@ -255,17 +255,6 @@ class InterruptAnyCard(Rules):
 
 
 @mutant(
-    "interrupt-not-on-structures",
-    "interrupt.1",
-    "Interrupt is read as a keyword of Pals and events only, so a structure card in hand "
-    "with Interrupt cannot be used with `interrupt`.",
-)
-class InterruptNotOnStructures(Rules):
-    def is_interrupt(self, card: CardState) -> bool:
-        return card.card.kind != "structure" and super().is_interrupt(card)
-
-
-@mutant(
     "interrupt-from-play",
     "interrupt.1",
     "Interrupt is treated as any activated ability, usable from play as well, so an "
@@ -321,47 +310,6 @@ class NullifyWaitsForPasses(Rules):
 class InterruptExactlyOnce(Interrupt):
     def makes_interrupt(self, card: CardState) -> bool:
         return len(card.card.instances(self.id)) == 1
-
-
-@mutant(
-    "interrupt-structure-not-deployable",
-    "interrupt.1",
-    "A structure card with Interrupt is read as only an Interrupt, so it cannot be deployed "
-    "(against I-10).",
-)
-class InterruptStructureNotDeployable(Rules):
-    def check_deploy(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
-        yield from super().check_deploy(g, a)
-        card = g.cards.get(a["card"])
-        if (
-            card is not None
-            and card.owner == a["player"]
-            and card.zone == "hand"
-            and card.card.kind == "structure"
-            and card.has("interrupt")
-        ):
-            yield Refusal("wrong-kind", "an Interrupt card is used with `interrupt`")
-
-
-@mutant(
-    "interrupt-from-structure-in-play",
-    "interrupt.1",
-    "A structure card is read as staying at its owner's disposal like a card in hand, so a "
-    "structure in play with Interrupt and no Pal on it may be discarded from play to nullify "
-    "(against I-10).",
-)
-class InterruptFromStructureInPlay(Rules):
-    def check_interrupt(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
-        card = g.cards.get(a["card"])
-        if (
-            card is not None
-            and card.owner == a["player"]
-            and card.zone == "structures"
-            and not any(c.host == card.id and c.zone == "assigned" for c in g.cards.values())
-        ):
-            g = g.copy()
-            g.cards[card.id].zone = "hand"
-        return super().check_interrupt(g, a)
 
 
 @mutant(

@@ -87,3 +87,84 @@ class NightEndsWithSource(Rules):
         ):
             g.night = False
         super().put_into_graveyard(g, card)
+
+
+class _GoneSourceSkips(Rules):
+    """An ability of a card that has left play does nothing when its effect is `op` (and
+    `player`, if given)."""
+
+    op: str = ""
+    player: str | None = None
+
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if (
+            p.effect.op == self.op
+            and (self.player is None or p.effect.player == self.player)
+            and p.source_is_card_in_play
+            and not g.cards[p.source].in_play
+        ):
+            return
+        super().resolve_effect(g, p)
+
+
+@mutant(
+    "ability-of-gone-source-fizzles",
+    "B-19",
+    "An ability whose card has left play before it resolves does nothing at all, not only "
+    "its effects on `self` (against I-13).",
+)
+class AbilityOfGoneSourceFizzles(Rules):
+    def resolve_in_order(self, g: GameState, pending: list[Pending]) -> None:
+        for p in pending:
+            if g.step == "over":
+                break
+            if p.source_is_card_in_play and not g.cards[p.source].in_play:
+                continue
+            self.resolve_effect(g, p)
+
+
+@mutant(
+    "ability-of-gone-source-affects-no-pal",
+    "on-deploy.1",
+    "An ability whose card has left play before it resolves still deals damage and gives "
+    "energy but no longer affects any Pal, a chosen one included (against I-13).",
+)
+class AbilityOfGoneSourceAffectsNoPal(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if (
+            p.source_is_card_in_play
+            and not g.cards[p.source].in_play
+            and p.effect.op in ("pump", "destroy", "rest", "stand")
+        ):
+            return
+        super().resolve_effect(g, p)
+
+
+@mutant(
+    "ability-of-gone-source-deals-no-self-damage",
+    "B-19",
+    "The rule that `self` of a card no longer in play finds nothing is read to cover `damage` "
+    'to "self", so once the card has left play its self-damage does nothing.',
+)
+class GoneSourceDealsNoSelfDamage(_GoneSourceSkips):
+    op, player = "damage", "self"
+
+
+@mutant(
+    "ability-of-gone-source-gives-no-energy",
+    "B-19",
+    "An `energy` effect of an ability whose card has left play is read as giving nothing, as "
+    "no card in play has a controller to gain it (against I-13).",
+)
+class GoneSourceGivesNoEnergy(_GoneSourceSkips):
+    op = "energy"
+
+
+@mutant(
+    "ability-of-gone-source-sets-no-night",
+    "B-19",
+    "A `night` effect of an ability whose card has left play is read as doing nothing "
+    "(against I-13).",
+)
+class GoneSourceSetsNoNight(_GoneSourceSkips):
+    op = "night"

@@ -89,33 +89,6 @@ class NocturnalOutOfPlay(Rules):
         return total + sum(self.kw(i.id).power_bonus(g, card, i) for i in card.card.keywords)
 
 
-@mutant(
-    "nocturnal-of-structure-for-its-pals",
-    "nocturnal.1",
-    "A structure has no power, so its Nocturnal is read as applying to the Pals assigned to it: "
-    "at night they get 300 more for each instance.",
-)
-class StructureNocturnalForItsPals(Rules):
-    def power(self, g: GameState, card: CardState) -> int | None:
-        p = super().power(g, card)
-        if p is not None and card.zone == "assigned" and card.host is not None and g.night:
-            p += Nocturnal.BONUS * len(g.cards[card.host].card.instances("nocturnal"))
-        return p
-
-
-@mutant(
-    "nocturnal-structure-has-power",
-    "nocturnal.1",
-    "A structure with Nocturnal is read as gaining power, so it shows `power` 300 at night (0 by "
-    "day) in play instead of null.",
-)
-class NocturnalStructureHasPower(Rules):
-    def power(self, g: GameState, card: CardState) -> int | None:
-        if card.card.kind == "structure" and card.in_play and card.has("nocturnal"):
-            return Nocturnal.BONUS * len(card.card.instances("nocturnal")) if g.night else 0
-        return super().power(g, card)
-
-
 # ---------------------------------------------------------------- the power total (B-18)
 
 

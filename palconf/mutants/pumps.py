@@ -147,25 +147,6 @@ class BraveForEveryOwnPal(Rules):
         return pending
 
 
-@mutant(
-    "brave-of-structure-pumps-attacker",
-    "brave.1",
-    "A structure cannot attack, so its Brave N is read as a bonus for its side: each attacking "
-    "Pal of its controller gets N until end of turn.",
-)
-class StructureBravePumpsAttacker(Rules):
-    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        pending = super().move_attack(g, a)
-        for c in self.in_play_by_id(g, a["player"]):
-            if c.zone == "structures":
-                pending += [
-                    Pending(a["attacker"], c.owner, e)
-                    for inst in c.card.instances("brave")
-                    for e in self.kw("brave").triggered(c, "attack", inst)
-                ]
-        return pending
-
-
 # ---------------------------------------------------------------- Serious (serious.1–2)
 
 
@@ -214,23 +195,6 @@ class SeriousFirstInstanceOnly(Serious):
         return super().triggered(card, event, instance) if first_instance(card, instance) else []
 
 
-@mutant(
-    "serious-on-structure-triggers-on-assign",
-    "serious.1",
-    "Serious written on a structure is read as triggering when a Pal is assigned to that "
-    "structure, so the structure's Serious pumps a chosen Pal too (against B-8).",
-)
-class SeriousOnStructureTriggersOnAssign(Rules):
-    def move_assign(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        pending = super().move_assign(g, a)
-        structure = g.cards[a["structure"]]
-        return pending + [
-            Pending(structure.id, structure.owner, e)
-            for inst in structure.card.instances("serious")
-            for e in self.kw("serious").triggered(structure, "assign", inst)
-        ]
-
-
 class LastingPump(Pump):
     """A power increase the mutant `serious-never-expires` keeps past end of turn. A plain
     subclass (not a dataclass of its own), so it works whether `Pump` is frozen or not."""
@@ -270,31 +234,6 @@ def serious_effects(rules: Rules, card: CardState) -> list[Pending]:
         for inst in card.card.instances("serious")
         for e in rules.kw("serious").triggered(card, "assign", inst)
     ]
-
-
-@mutant(
-    "serious-of-event-on-play",
-    "serious.1",
-    "An event's keyword abilities are read as part of playing it, so an event's Serious chooses "
-    "a Pal and pumps it when the event is played, before the event's effect.",
-)
-class SeriousOfEventOnPlay(Rules):
-    def move_play(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        pending = super().move_play(g, a)
-        return serious_effects(self, g.cards[a["card"]]) + pending
-
-
-@mutant(
-    "serious-of-structure-on-deploy",
-    "serious.1",
-    "A structure is never assigned, so its Serious is read as triggering when the structure is "
-    "deployed.",
-)
-class SeriousOfStructureOnDeploy(Rules):
-    def move_deploy(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        pending = super().move_deploy(g, a)
-        card = g.cards[a["card"]]
-        return pending + (serious_effects(self, card) if card.card.kind == "structure" else [])
 
 
 @keyword_mutant(

@@ -347,58 +347,6 @@ def _quick_card_in_hand(g: GameState, a: Mapping[str, Any], kinds: tuple[str, ..
     )
 
 
-@mutant(
-    "quick-pal-deployable-in-opponents-main",
-    "B-7",
-    'Quick on a Pal or structure is read as "flash", so its owner may deploy it in the '
-    "opponent's main phase, paying from their own energy (the protocol ignores Quick there).",
-)
-class QuickPalDeployableInOpponentsMain(Rules):
-    def check_deploy(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
-        if (
-            g.step == "main"
-            and a["player"] != g.active
-            and _quick_card_in_hand(g, a, ("pal", "structure"))
-        ):
-            g = g.copy()
-            g.active = a["player"]
-        return super().check_deploy(g, a)
-
-
-@mutant(
-    "quick-structure-only-in-quick-step",
-    "B-7",
-    'Quick on a structure is read as on an event, "deployed only during the quick step", so '
-    "such a structure cannot be deployed in the main phase (the protocol ignores Quick there).",
-)
-class QuickStructureOnlyInQuickStep(Rules):
-    def check_deploy(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
-        yield from super().check_deploy(g, a)
-        if g.step == "main" and _quick_card_in_hand(g, a, ("structure",)):
-            yield Refusal("wrong-timing", "a Quick card waits for the quick step")
-
-
-@mutant(
-    "quick-structure-deployable-in-quick-step",
-    "B-7",
-    "Quick is read as making any non-Pal card usable in the quick step, so the player with "
-    "priority may deploy a structure with Quick there (the protocol ignores Quick there).",
-)
-class QuickStructureDeployableInQuickStep(Rules):
-    def check_deploy(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
-        if (
-            g.step == "quick"
-            and a["player"] == g.priority
-            and _quick_card_in_hand(g, a, ("structure",))
-        ):
-            g = g.copy()
-            g.step, g.active = "main", a["player"]
-        return super().check_deploy(g, a)
-
-    def after_deploy(self, g: GameState, a: Mapping[str, Any]) -> None:
-        self.after_quick_action(g)  # a quick action: priority passes
-
-
 # ------------------------------------------------------------- playing and activating (B-9, B-9a)
 
 

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from palconf.mutants import mutant
-from palconf.oracle.checks import ACTION_FIELDS, ID_FIELDS, OPTIONAL_FIELDS
-from palconf.oracle.model import PLAYERS, CardState, GameState, other
+from palconf.oracle.checks import ID_FIELDS
+from palconf.oracle.model import PLAYERS, GameState, other
 from palconf.oracle.rules import Refusal, Rules
 
 
@@ -291,45 +291,6 @@ class BadBlockerNotFound(Rules):
             lambda r: bad,
             f"{a['blocker']!r} is not a Pal of the defender in battle",
         )
-
-
-@mutant(
-    "reasons-foreign-field-refused",
-    "B-17",
-    "A field the ACTION table does not give the action's kind (`choose` on end-turn, pass, "
-    "block or interrupt) is refused as malformed even when its type is right, though "
-    "surplus entries are ignored (I-26).",
-)
-class ForeignFieldRefused(Rules):
-    def check_shape(self, action: Any) -> str:
-        do = super().check_shape(action)
-        own = {"do", "player", *ACTION_FIELDS[do], *OPTIONAL_FIELDS.get(do, ())}
-        foreign = sorted(set(action) - own)
-        if foreign:
-            raise Refusal("invalid-action", f"`{do}` has no field `{foreign[0]}`")
-        return do
-
-
-@mutant(
-    "reasons-quick-pal-play-wrong-kind",
-    "P-reasons",
-    "Any card with the Quick keyword is taken as Quick, so playing a Quick Pal in the quick "
-    "step is wrong-kind rather than wrong-timing.",
-)
-class QuickPalPlayWrongKind(Rules):
-    def is_quick_event(self, card: CardState) -> bool:
-        return card.has("quick")
-
-
-@mutant(
-    "reasons-quick-structure-play-wrong-kind",
-    "P-reasons",
-    'The protocol\'s "Quick is ignored on a Pal" is read for Pals only: a structure with Quick '
-    "is taken as Quick, so playing it in the quick step is wrong-kind rather than wrong-timing.",
-)
-class QuickStructurePlayWrongKind(Rules):
-    def is_quick_event(self, card: CardState) -> bool:
-        return (card.card.kind == "structure" and card.has("quick")) or super().is_quick_event(card)
 
 
 # ---------------------------------------------------------------- the quick step: priority last

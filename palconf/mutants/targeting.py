@@ -275,19 +275,6 @@ class AssaultAura(Assault):
 
 
 @keyword_mutant(
-    "assault-of-structure-for-its-side",
-    "assault.1",
-    "A structure cannot attack, so its Assault is read as a standing order for its side: every "
-    "Pal of its controller may target standing Pals.",
-)
-class StructureAssaultForItsSide(Assault):
-    def widen_targets(self, game: GameState, attacker: CardState, targets: list[str]) -> list[str]:
-        if any(c.has(self.id) for c in game.zone(attacker.owner, "structures")):
-            attacker = with_assault(attacker)
-        return super().widen_targets(game, attacker, targets)
-
-
-@keyword_mutant(
     "assault-read-on-target",
     "assault.1",
     '"Can choose a Pal in the stand state" is read as "can be chosen in the stand '

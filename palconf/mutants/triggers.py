@@ -200,40 +200,6 @@ class OnAttackFirstAttackOnly(Rules):
         return pending[: len(keyword)]
 
 
-@mutant(
-    "on-attack-of-structure-on-controllers-attack",
-    "on-attack.1",
-    'A structure cannot attack, so its On Attack abilities (Brave among them) are read as "when '
-    'you attack": they trigger whenever a Pal of its controller attacks.',
-)
-class StructureOnAttackOnControllersAttack(Rules):
-    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        pending = super().move_attack(g, a)
-        for c in self.in_play_by_id(g, a["player"]):
-            if c.zone == "structures":
-                pending += self.pending_for(c, "attack")
-        return pending
-
-
-@mutant(
-    "on-attack-of-event-during-attack",
-    "on-attack.1",
-    'An event is read as played "into" the fight under way, so its written On Attack '
-    "abilities resolve when it is played during an attack.",
-)
-class EventOnAttackDuringAttack(Rules):
-    def move_play(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
-        pending = super().move_play(g, a)
-        card = g.cards[a["card"]]
-        if g.attack is not None:
-            pending += [
-                Pending(card.id, card.owner, ab.effect, source_is_card_in_play=False)
-                for ab in card.card.abilities
-                if ab.when == "attack"
-            ]
-        return pending
-
-
 # ---------------------------------------------------------------- On Assign (on-assign.1), B-8
 
 
