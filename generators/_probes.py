@@ -20,6 +20,7 @@ from typing import Any
 from palconf.oracle import Rules
 from palconf.oracle.checks import ACTION_FIELDS, OPTIONAL_FIELDS
 from palconf.oracle.checks import ID_FIELDS as ORACLE_ID_FIELDS
+from palconf.oracle.model import other
 
 #: the fields each kind of action needs (what a changed `do` is given), the oracle's table
 FIELDS_OF = ACTION_FIELDS
@@ -87,7 +88,8 @@ def changes(game: Rules, a: Action) -> list[tuple[str, Action]]:
 
 def bases(game: Rules, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What probes start from: the legal actions, and of each kind that is not legal now,
-    one on a card of each card kind × zone × state the game has (generators._cells)."""
+    one on a card of each card kind × zone × state the game has (generators._cells), by the
+    player to act and, in the block and quick steps, by the other player too."""
     ids = sorted(game.state.cards) or ["a1"]
     acting = game.state.priority or game.state.active
     bases = list(legal)
@@ -95,14 +97,29 @@ def bases(game: Rules, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for do, fields in FIELDS_OF.items():
         if do in present:
             continue
-        for card in _one_per_cell(game, ids):
-            a: dict[str, Any] = {"do": do, "player": acting}
-            for f in fields:
-                a[f] = 0 if f == "ability" else "energy" if f == "pay" else card
-            if do == "attack":
-                a["target"] = "master"
-            bases.append(a)
+        # by the player to act, and, in the block and quick steps, by the other one (whose
+        # refusals the table orders around wrong-player)
+        bases += [_base(do, fields, acting, card) for card in _one_per_cell(game, ids)]
+        if game.state.priority is not None and do in _STEP_KINDS:  # the other player's cards
+            waiting = other(acting)
+            own = [c for c in ids if c in game.state.cards and game.state.cards[c].owner == waiting]
+            bases += [_base(do, fields, waiting, card) for card in _one_per_cell(game, own)]
     return bases
+
+
+#: the kinds of action of the block and quick steps that name a card: by the player who is
+#: not to act, their refusals are ordered around wrong-player (P-reasons)
+_STEP_KINDS = ("play", "activate", "interrupt", "block")
+
+
+def _base(do: str, fields: tuple[str, ...], player: str, card: str) -> dict[str, Any]:
+    """An action of kind `do` by `player` whose id fields all name `card`."""
+    a: dict[str, Any] = {"do": do, "player": player}
+    for f in fields:
+        a[f] = 0 if f == "ability" else "energy" if f == "pay" else card
+    if do == "attack":
+        a["target"] = "master"
+    return a
 
 
 def _one_per_cell(game: Rules, ids: list[str]) -> list[str]:

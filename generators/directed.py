@@ -126,8 +126,10 @@ BOARD: dict[str, Any] = {
                     "effect": {"op": "energy", "amount": 1},
                 },
                 {"id": "b2", "kind": "pal", "power": 1000},
-                # a Pal with the Quick keyword (ignored on a Pal): `play` it in the quick step
+                # a Pal and a structure with the Quick keyword (ignored on them): `play` them
+                # in the quick step
                 {"id": "b8", "kind": "pal", "power": 1000, "keywords": ["Quick"]},
+                {"id": "b9", "kind": "structure", "keywords": ["Quick"]},
                 {
                     "id": "b3",
                     "kind": "event",
