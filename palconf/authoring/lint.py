@@ -84,7 +84,8 @@ def demands(case: Case) -> list[Demand]:
             continue
         if exp is not None and exp.reasons:
             codes = tuple(dict.fromkeys(r.reason for r in game.reasons(step.body)))
-            out.append(Demand(n, exp.reasons, codes, open_reasons(game, step.body)))
+            found = open_reasons(game, step.body, codes[0]) if codes else ()
+            out.append(Demand(n, exp.reasons, codes, found))
         game.apply(step.body)
     return out
 

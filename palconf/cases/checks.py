@@ -339,7 +339,7 @@ def semantic_errors(
                         f"step {after} is a setup step: `refused` must be one "
                         f"of {', '.join(SETUP_ERRORS)}, not {code!r}",
                     )
-        elif after - 1 not in setup_steps:
+        else:
             for code in codes:
                 if code in SETUP_ERRORS:
                     err(
