@@ -1,5 +1,5 @@
 """The project's copy of protocol v1 (docs/protocol.md) and the protocol rules of the registry
-(`P-state`, `P-reasons`, `P-observed`, `P-legal`) say what the protocol says, word for word."""
+(`P-state`, `P-reasons`, `P-observed`, `P-legal`, `P-errors`) say what the protocol says, word for word."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def protocol_text() -> str:
 
 def test_every_protocol_rule_is_the_documents_own_text() -> None:
     registry = load_registry()
-    assert set(registry.protocol) == {"P-state", "P-reasons", "P-observed", "P-legal"}
+    assert set(registry.protocol) == {"P-state", "P-reasons", "P-observed", "P-legal", "P-errors"}
     doc = protocol_text()
     for pid, text in registry.protocol.items():
         assert text.strip() in doc, f"{pid}: not word for word in docs/protocol.md"
