@@ -27,7 +27,7 @@ from palconf.generators.differential import fuzz
 from palconf.generators.directed import KINDS, directed_games, found_per_kind
 from palconf.mutants import load_all
 from palconf.oracle import Rules
-from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.keywords import KEYWORD_IDS
 
 
 def main(argv: list[str] | None = None) -> int:

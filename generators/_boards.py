@@ -22,7 +22,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.keywords import KEYWORD_IDS
 
 KINDS: tuple[str, ...] = ("pal", "event", "structure")
 POWERS: tuple[int, ...] = (3000, 2000, 1000, 2900, 3100, 0, 5000)

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from hypothesis import strategies as st
 
 from palconf.oracle import Rules
-from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.keywords import KEYWORD_IDS
 
 from ._boards import check_count, check_keywords, states
 from ._edges import edge_at, label

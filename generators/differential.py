@@ -26,7 +26,7 @@ from hypothesis.errors import Flaky
 from palconf.core import Engine, EngineFault
 from palconf.engines.schemas import reason_codes
 from palconf.oracle import Rules
-from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.keywords import KEYWORD_IDS
 
 from ._games import _games
 from .formatting import format_difference, show

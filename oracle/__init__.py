@@ -15,10 +15,10 @@ it changes; `oracle.rules` the class `Rules`, made of mixins by area (`oracle.ba
 layer of protocol v1.
 """
 
-from .keywords import KEYWORDS, Keyword
-from .model import KEYWORD_IDS, GameState, StateError, load_state
+from .keywords import KEYWORD_IDS, KEYWORDS, Keyword
+from .model import GameState, StateError
 from .protocol import Session
-from .rules import Refusal, Rules
+from .rules import Refusal, Rules, load_state
 
 __all__ = [
     "KEYWORDS",
@@ -31,4 +31,3 @@ __all__ = [
     "StateError",
     "load_state",
 ]
-VERSION = "1.00"

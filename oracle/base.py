@@ -14,8 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .keywords import KEYWORDS, Keyword
-from .model import WHEN_KEYWORD, CardState, Effect, GameState, Player, other
+from .keywords import KEYWORDS, Keyword, lexicon_of
+from .model import CardState, Effect, GameState, Lexicon, Player, other
+
+#: keyword mapping's id → (the mapping, its lexicon): one lexicon per `Rules` class's keywords
+_LEXICONS: dict[int, tuple[Mapping[str, Keyword], Lexicon]] = {}
 
 
 @dataclass(frozen=True)
@@ -50,9 +53,19 @@ class RulesBase:
     """A game under the rules: the state, the keyword objects, and what they derive."""
 
     keywords: Mapping[str, Keyword] = KEYWORDS
+    #: the rules version this class implements (a version's class overrides it: `oracle.versions`)
+    rules_version: str = "1.00"
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+
+    @classmethod
+    def lexicon(cls) -> Lexicon:
+        """What a STATE may write of this class's keywords (`oracle.keywords.lexicon_of`)."""
+        found = _LEXICONS.get(id(cls.keywords))
+        if found is None or found[0] is not cls.keywords:
+            found = _LEXICONS[id(cls.keywords)] = (cls.keywords, lexicon_of(cls.keywords))
+        return found[1]
 
     def kw(self, keyword: str) -> Keyword:
         return self.keywords[keyword]
@@ -109,9 +122,8 @@ class RulesBase:
         effects: list[Effect] = []
         for inst in card.card.keywords:
             effects += self.kw(inst.id).triggered(card, event, inst)
-        when = {"deploy": "deploy", "attack": "attack", "assign": "assign"}.get(event)
-        if when and WHEN_KEYWORD[when] in self.keywords:
-            effects += [a.effect for a in card.card.abilities if a.when == when]
+        if event in self.lexicon().whens:  # an On Deploy / On Attack / On Assign ability
+            effects += [a.effect for a in card.card.abilities if a.when == event]
         return effects
 
     def pending_for(self, card: CardState, event: str) -> list[Pending]:

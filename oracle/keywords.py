@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .model import CardState, Effect, GameState, KeywordInstance, Player, other
+from .model import CardState, Effect, GameState, KeywordInstance, Lexicon, Player, other
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,13 @@ class BattleTrigger:
 
 
 class Keyword:
+    """How a keyword is written (`name` on the card, with a number when `numbered`; or, when
+    `when` is set, as an ability with that `when` and not on the card), and its hooks."""
+
     id: ClassVar[str]
     name: ClassVar[str]
+    numbered: ClassVar[bool] = False
+    when: ClassVar[str | None] = None
 
     def triggered(self, card: CardState, event: str, instance: KeywordInstance) -> list[Effect]:
         return []
@@ -135,27 +140,27 @@ class OnDeploy(Keyword):
     """on-deploy.1–2: abilities with `when = "deploy"` trigger when their card is deployed
     (B-7), and on no other move. Written as abilities, not as a keyword on the card."""
 
-    id, name = "on-deploy", "On Deploy"
+    id, name, when = "on-deploy", "On Deploy", "deploy"
 
 
 class OnAttack(Keyword):
     """on-attack.1–2: abilities with `when = "attack"` trigger when their card attacks (B-12),
     not when it blocks or is attacked."""
 
-    id, name = "on-attack", "On Attack"
+    id, name, when = "on-attack", "On Attack", "attack"
 
 
 class OnAssign(Keyword):
     """on-assign.1: abilities with `when = "assign"` trigger when their card is assigned (B-8)."""
 
-    id, name = "on-assign", "On Assign"
+    id, name, when = "on-assign", "On Assign", "assign"
 
 
 class Brave(Keyword):
     """brave.1–3: "Brave N" means "[On Attack], this card's power increases by N until end of
     turn"."""
 
-    id, name = "brave", "Brave"
+    id, name, numbered = "brave", "Brave", True
 
     def triggered(self, card: CardState, event: str, instance: KeywordInstance) -> list[Effect]:
         if event == "attack":
@@ -167,7 +172,7 @@ class Serious(Keyword):
     """serious.1–2: "Serious N" means "[On Assign] choose 1 Pal; its power increases by N until
     end of turn"."""
 
-    id, name = "serious", "Serious"
+    id, name, numbered = "serious", "Serious", True
 
     def triggered(self, card: CardState, event: str, instance: KeywordInstance) -> list[Effect]:
         if event == "assign":
@@ -322,3 +327,22 @@ KEYWORDS: Mapping[str, Keyword] = {
         Assault(),
     )
 }
+
+
+def lexicon_of(keywords: Mapping[str, Keyword]) -> Lexicon:
+    """What a STATE may write of these keywords (`oracle.model.Lexicon`)."""
+    return Lexicon(
+        words={k.name: k.id for k in keywords.values() if k.when is None},
+        numbered=frozenset(k.id for k in keywords.values() if k.numbered),
+        whens={k.when: k.id for k in keywords.values() if k.when is not None},
+    )
+
+
+#: Keyword ids of section 12 as the base game (rules 1.00) has them, in the order of the text.
+KEYWORD_IDS: tuple[str, ...] = tuple(KEYWORDS)
+BASE_LEXICON = lexicon_of(KEYWORDS)
+#: How keywords are written on a card (protocol: "written as on the card").
+KEYWORD_NAMES: Mapping[str, str] = BASE_LEXICON.words
+NUMBERED: frozenset[str] = BASE_LEXICON.numbered
+#: An ability's `when` and the keyword that names it.
+WHEN_KEYWORD: Mapping[str, str] = BASE_LEXICON.whens

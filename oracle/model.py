@@ -17,40 +17,19 @@ PLAYERS: tuple[Player, Player] = ("A", "B")
 Zone = Literal["hand", "battle", "structures", "assigned", "graveyard", "resolving"]
 IN_PLAY: frozenset[str] = frozenset({"battle", "structures", "assigned"})
 
-#: Keyword ids of section 12, in the order of the rules text.
-KEYWORD_IDS: tuple[str, ...] = (
-    "quick",
-    "on-deploy",
-    "on-attack",
-    "on-assign",
-    "brave",
-    "serious",
-    "interrupt",
-    "vigilance",
-    "taunt",
-    "stealth",
-    "retaliate",
-    "nocturnal",
-    "breakthrough",
-    "assault",
-)
-#: How keywords are written on a card (protocol: "written as on the card").
-KEYWORD_NAMES: dict[str, str] = {
-    "Quick": "quick",
-    "Brave": "brave",
-    "Serious": "serious",
-    "Interrupt": "interrupt",
-    "Vigilance": "vigilance",
-    "Taunt": "taunt",
-    "Stealth": "stealth",
-    "Retaliate": "retaliate",
-    "Nocturnal": "nocturnal",
-    "Breakthrough": "breakthrough",
-    "Assault": "assault",
-}
-NUMBERED: frozenset[str] = frozenset({"brave", "serious"})
-#: An ability's `when` and the keyword that names it.
-WHEN_KEYWORD: dict[str, str] = {"deploy": "on-deploy", "attack": "on-attack", "assign": "on-assign"}
+#: The ability timings that no keyword names: an activated ability (B-9a).
+ACTIVATE = "activate"
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The keywords a STATE of one rules version may carry, as `oracle.keywords` defines
+    them: how each is written on a card (`Brave` → `brave`), which take a number (`Brave
+    200`), and the ability timings that name one (`deploy` → `on-deploy`)."""
+
+    words: Mapping[str, str]
+    numbered: frozenset[str]
+    whens: Mapping[str, str]
 
 
 def other(player: Player) -> Player:
@@ -196,7 +175,7 @@ class GameState:
 
 # --------------------------------------------------------------------------- loading a STATE
 
-_KEYWORD_RE = re.compile(r"^([A-Z][a-z]+)(?: (0|[1-9][0-9]*))?$")
+_KEYWORD_RE = re.compile(r"^([A-Z][a-z]+(?: [A-Z][a-z]+)*)(?: (0|[1-9][0-9]*))?$")
 _OPS = {"pump", "damage", "destroy", "rest", "stand", "night", "energy"}
 _CARD_KEYS = {
     "id",
@@ -237,18 +216,18 @@ def _int(
     return value
 
 
-def parse_keyword(text: Any, where: str) -> KeywordInstance:
+def parse_keyword(text: Any, where: str, lexicon: Lexicon) -> KeywordInstance:
     if not isinstance(text, str):
         raise _invalid(f"{where}: a keyword must be a string, not {text!r}")
     m = _KEYWORD_RE.match(text)
-    if not m or m.group(1) not in KEYWORD_NAMES:
+    if not m or m.group(1) not in lexicon.words:
         raise StateError("unsupported", f"{where}: unknown keyword {text!r}")
-    kid = KEYWORD_NAMES[m.group(1)]
+    kid = lexicon.words[m.group(1)]
     number = int(m.group(2)) if m.group(2) is not None else None
-    if (kid in NUMBERED) != (number is not None):
+    if (kid in lexicon.numbered) != (number is not None):
         raise _invalid(
             f"{where}: keyword {text!r} is malformed"
-            + (" (it needs a number)" if kid in NUMBERED else " (it takes no number)")
+            + (" (it needs a number)" if kid in lexicon.numbered else " (it takes no number)")
         )
     return KeywordInstance(kid, number, text)
 
@@ -278,11 +257,11 @@ def parse_effect(obj: Any, where: str) -> Effect:
     return Effect(op=op, target=target, player=player, amount=amount, value=bool(value))
 
 
-def parse_ability(obj: Any, where: str) -> Ability:
+def parse_ability(obj: Any, where: str, lexicon: Lexicon) -> Ability:
     if not isinstance(obj, dict):
         raise _invalid(f"{where}: an ability must be an object")
     when = obj.get("when")
-    if when not in ("deploy", "attack", "assign", "activate"):
+    if when != ACTIVATE and (not isinstance(when, str) or when not in lexicon.whens):
         raise StateError("unsupported", f"{where}: unknown ability timing `when` = {when!r}")
     effect = parse_effect(obj.get("effect"), f"{where}.effect")
     quick = obj.get("quick", False)
@@ -291,12 +270,14 @@ def parse_ability(obj: Any, where: str) -> Ability:
     return Ability(
         when=when,
         effect=effect,
-        quick=quick and when == "activate",
+        quick=quick and when == ACTIVATE,
         cost=_int(obj, "cost", where, default=0),
     )
 
 
-def parse_card(obj: Any, where: str) -> tuple[CardDef, Literal["stand", "rest"], list[Any]]:
+def parse_card(
+    obj: Any, where: str, lexicon: Lexicon
+) -> tuple[CardDef, Literal["stand", "rest"], list[Any]]:
     """A CARD object → its definition, its stand/rest state, and its raw `assigned` list."""
     if not isinstance(obj, dict):
         raise _invalid(f"{where}: a card must be an object")
@@ -351,9 +332,9 @@ def parse_card(obj: Any, where: str) -> tuple[CardDef, Literal["stand", "rest"],
         power=power if kind == "pal" else 0,
         strike=strike if kind == "pal" else 0,
         cost=_int(obj, "cost", where, default=0),
-        keywords=tuple(parse_keyword(k, where) for k in kws),
+        keywords=tuple(parse_keyword(k, where, lexicon) for k in kws),
         abilities=tuple(
-            parse_ability(a, f"{where}.abilities[{i}]") for i, a in enumerate(abilities)
+            parse_ability(a, f"{where}.abilities[{i}]", lexicon) for i, a in enumerate(abilities)
         ),
         effect=effect,
         slots=slots if kind == "structure" else 1,
@@ -361,8 +342,10 @@ def parse_card(obj: Any, where: str) -> tuple[CardDef, Literal["stand", "rest"],
     return card, state, assigned
 
 
-def load_state(data: Any) -> GameState:
+def load_state(data: Any, lexicon: Lexicon) -> GameState:
     """Build a game from a protocol STATE: the active player's main phase, no attack under way.
+    `lexicon`: the keywords of the rules version (`Rules.lexicon()`; `oracle.load_state` has
+    the base game's by default).
 
     Raises StateError (invalid-state or unsupported) for anything that is not a legal STATE.
     """
@@ -405,7 +388,7 @@ def load_state(data: Any) -> GameState:
             if not isinstance(items, list):
                 raise _invalid(f"{where}: `{zone}` must be a list")
             for i, raw in enumerate(items):
-                card, state, assigned = parse_card(raw, f"{where}.{zone}[{i}]")
+                card, state, assigned = parse_card(raw, f"{where}.{zone}[{i}]", lexicon)
                 if zone == "battle" and card.kind != "pal":
                     raise _invalid(f"card {card.id!r}: only a Pal can be in `battle`")
                 if zone == "structures" and card.kind != "structure":
@@ -420,7 +403,9 @@ def load_state(data: Any) -> GameState:
                         f"{card.slots} slot(s)"
                     )
                 for j, rawp in enumerate(assigned):
-                    pal, pstate, _ = parse_card(rawp, f"structure {card.id!r}.assigned[{j}]")
+                    pal, pstate, _ = parse_card(
+                        rawp, f"structure {card.id!r}.assigned[{j}]", lexicon
+                    )
                     if pal.kind != "pal":
                         raise _invalid(f"card {pal.id!r}: only a Pal can be assigned")
                     add(CardState(pal, p, "assigned", pstate, host=card.id))

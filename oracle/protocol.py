@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import KEYWORD_IDS, StateError
+from .model import StateError
 from .rules import Rules
 
 ENGINE_NAME = "palconf-oracle"
@@ -32,8 +32,9 @@ class Session:
         return {
             "ok": True,
             "engine": {"name": self.name, "version": self.version},
-            "keywords": [k for k in KEYWORD_IDS if k in self.rules_class.keywords],
+            "keywords": list(self.rules_class.keywords),
             "commands": list(COMMANDS),
+            "rules": self.rules_class.rules_version,
         }
 
     def handle(self, request: Any) -> dict[str, Any]:

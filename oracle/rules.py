@@ -33,9 +33,10 @@ from typing import Any
 from .base import Pending, Refusal
 from .checks import ACTION_FIELDS
 from .legal import LegalRules
-from .model import PLAYERS, GameState, load_state
+from .model import PLAYERS, GameState, Lexicon
+from .model import load_state as _load_state
 
-__all__ = ["ACTION_FIELDS", "Pending", "Refusal", "Rules"]
+__all__ = ["ACTION_FIELDS", "Pending", "Refusal", "Rules", "load_state"]
 
 
 class Rules(LegalRules):
@@ -43,7 +44,7 @@ class Rules(LegalRules):
 
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        return cls(load_state(data))
+        return cls(_load_state(data, cls.lexicon()))
 
     # ------------------------------------------------------------------ protocol surface
 
@@ -147,3 +148,9 @@ class Rules(LegalRules):
             "players": players,
             "cards": cards,
         }
+
+
+def load_state(data: Any, lexicon: Lexicon | None = None) -> GameState:
+    """A STATE loaded as a game (`oracle.model.load_state`), with the keywords of `lexicon`,
+    by default those of `Rules` (the base game). Raises StateError."""
+    return _load_state(data, lexicon or Rules.lexicon())

@@ -1,12 +1,25 @@
 """The rules as data: `rules/registry.toml` (keywords, clauses, base rules, interpretations)
-and the rules text of each version under `rules/<version>/`."""
+and the rules text of each version under `rules/<version>/`.
+
+Versions are listed in `[versions]` in the order they were published; `meta.current` is the
+one a command uses when told no other (`--rules`, an engine's `hello`). Each version's
+`clauses.toml` gives the text of every clause it has, and for a clause whose text differs
+from the version before, what the change is (`change`: `editorial`, `substantive`, or
+`pending` until someone reviews it); a clause the version drops may say which clause it was
+merged into (`[removed]`). From these the registry derives each clause's life, version by
+version (`Clause.life`). Each version names its oracle (`oracle = "module:Class"`, a
+`palconf.oracle.Rules` subclass); one that names none uses the oracle of the version before,
+so an editorial-only version needs no code.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli
 
@@ -14,7 +27,35 @@ from palconf import paths
 from palconf.core.errors import UsageError
 from palconf.core.outcomes import BASE, PROTOCOL
 
-__all__ = ["BASE", "PROTOCOL", "Clause", "Registry", "RegistryError", "load"]
+if TYPE_CHECKING:
+    from palconf.oracle import Rules
+
+__all__ = [
+    "BASE",
+    "CHANGES",
+    "PROTOCOL",
+    "Clause",
+    "Registry",
+    "RegistryError",
+    "clause_hash",
+    "load",
+]
+
+HASH_LEN = 12
+#: What a clause's text change in a version is: the review's verdict, or `pending` before it.
+CHANGES = ("editorial", "substantive", "pending")
+#: A clause's life in a version: `added`, `unchanged`, one of CHANGES, `removed`, `merged`.
+LIVING = ("added", "unchanged", *CHANGES)
+
+
+def clause_hash(text: str) -> str:
+    """The short hash a case records of a clause's text when it is blessed (white space
+    folded, so re-wrapping a sentence changes nothing)."""
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:HASH_LEN]
+
+
+def same_text(a: str, b: str) -> bool:
+    return a.split() == b.split()
 
 
 @dataclass(frozen=True)
@@ -22,8 +63,23 @@ class Clause:
     id: str
     keyword: str
     testable: bool
-    summary: str
+    summary: str  # as of the version that added it; `summary_in` for a later one
     text: dict[str, str]  # version → the sentence(s) of the rules text
+    #: version → `added`, `unchanged`, `editorial`, `substantive`, `pending`, `removed` or
+    #: `merged` (the version dropped it; `merged_into` says into which clause). A version
+    #: before the clause was added, or after it was removed, has no entry.
+    life: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, str] = field(default_factory=dict)  # version → summary from then on
+    merged_into: dict[str, str] = field(default_factory=dict)  # version → clause id
+
+    def in_version(self, version: str) -> bool:
+        return version in self.text
+
+    def changed_in(self, version: str) -> str | None:
+        """`editorial`, `substantive` or `pending` when the clause's text changed in
+        `version` (against the version before), else None."""
+        life = self.life.get(version)
+        return life if life in CHANGES else None
 
 
 @dataclass(frozen=True)
@@ -35,7 +91,76 @@ class Registry:
     protocol: dict[str, str]  # P-state, P-reasons, P-observed, P-legal → the protocol's text
     protocol_min: dict[str, int]  # P-… → how many cases `palconf coverage` asks for
     interpretations: dict[str, dict[str, object]]
-    versions: dict[str, dict[str, str]] = field(default_factory=dict)
+    versions: dict[str, dict[str, str]] = field(default_factory=dict)  # in publication order
+    #: keyword id → the ability `when` that names it (On Deploy: "deploy"); keywords
+    #: written on a card have none
+    keyword_when: dict[str, str] = field(default_factory=dict)
+    #: keyword id → its heading in the rules text (`Brave (number)`)
+    headings: dict[str, str] = field(default_factory=dict)
+    path: Path | None = None
+
+    # ------------------------------------------------------------------ versions
+
+    def resolve(self, version: str | None) -> str:
+        """`version`, checked; None → the current version. An unknown one is a
+        `RegistryError` that lists the versions there are."""
+        if version is None:
+            return self.current
+        if version not in self.versions:
+            raise RegistryError(
+                f"rules version {version!r} is not in this palconf "
+                f"(it carries {', '.join(self.versions)})"
+            )
+        return version
+
+    def index(self, version: str) -> int:
+        return list(self.versions).index(self.resolve(version))
+
+    def previous(self, version: str) -> str | None:
+        """The version published before `version`, or None for the first."""
+        i = self.index(version)
+        return list(self.versions)[i - 1] if i else None
+
+    def between(self, after: str, upto: str) -> list[str]:
+        """The versions after `after`, up to and including `upto`, in order."""
+        names = list(self.versions)
+        return names[self.index(after) + 1 : self.index(upto) + 1]
+
+    def clauses_in(self, version: str) -> list[Clause]:
+        """The clauses that `version` has (text in it), in registry order."""
+        return [c for c in self.clauses.values() if version in c.text]
+
+    def keywords_in(self, version: str) -> list[str]:
+        """The keywords of `version`: those with a clause in it, in registry order."""
+        have = {c.keyword for c in self.clauses_in(version)}
+        return [k for k in self.keywords if k in have]
+
+    def summary_in(self, cid: str, version: str | None = None) -> str:
+        """Clause `cid`'s summary as of `version` (default: current): the last one given at
+        or before it."""
+        clause = self.clauses[cid]
+        names = list(self.versions)
+        upto = names[: self.index(version or self.current) + 1]
+        return next(
+            (clause.summaries[v] for v in reversed(upto) if v in clause.summaries),
+            clause.summary,
+        )
+
+    def title(self, version: str) -> str:
+        return self.versions.get(version, {}).get("title", version)
+
+    def oracle(self, version: str | None = None) -> type[Rules]:
+        """The oracle's `Rules` class for `version` (default: current): the class the
+        version names (`oracle = "module:Class"`), else the one of the version before; the
+        first version's default is `palconf.oracle.Rules`."""
+        from palconf.oracle import Rules
+
+        names = list(self.versions)
+        for v in reversed(names[: self.index(version or self.current) + 1]):
+            ref = self.versions[v].get("oracle")
+            if ref:
+                return _import_rules(ref, f"versions.{v}.oracle", self.path, Rules)
+        return Rules
 
     @property
     def retired(self) -> dict[str, str]:
@@ -80,6 +205,24 @@ class Registry:
         return ((root or paths.RULES) / v["file"]).read_text(encoding="utf-8")
 
 
+def _import_rules(ref: str, where: str, path: Path | None, base: type[Rules]) -> type[Rules]:
+    """The class `module:Name` names, which must be a `Rules` subclass."""
+    module, _, name = ref.partition(":")
+    problem = None
+    try:
+        found = getattr(importlib.import_module(module), name) if name else None
+    except ImportError as e:
+        found, problem = None, f"cannot import {module!r}: {e}"
+    except AttributeError:
+        found, problem = None, f"{module!r} has no {name!r}"
+    if problem is None and not (isinstance(found, type) and issubclass(found, base)):
+        problem = f"{ref!r} is not a palconf.oracle.Rules subclass (write it as module:Class)"
+    if problem is not None:
+        raise RegistryError(f"the rules registry {path}: {where}: {problem}")
+    assert isinstance(found, type)
+    return found
+
+
 class RegistryError(UsageError):
     """The registry (or a clauses file it names) is missing, unreadable, not TOML, or lacks a
     table or field, or has one of the wrong type: the message names the file and the field."""
@@ -121,6 +264,97 @@ class _Reader:
         return str(value)
 
 
+@dataclass
+class _VersionClauses:
+    """One version's clauses file, as read: text, declared change and summary per clause,
+    and the clauses it drops with what they were merged into."""
+
+    text: dict[str, str] = field(default_factory=dict)
+    change: dict[str, str] = field(default_factory=dict)
+    summary: dict[str, str] = field(default_factory=dict)
+    merged_into: dict[str, str] = field(default_factory=dict)
+    removed: set[str] = field(default_factory=set)
+
+
+def _version_clauses(path: Path) -> _VersionClauses:
+    """`rules/<version>/clauses.toml`: each clause a string (its text) or a table `{text,
+    change, summary}`; `[removed]` the clauses dropped, each `{merged_into = "id"}` or `{}`."""
+    per = _Reader(path)
+    out = _VersionClauses()
+    table = per.table(per.data, "clauses", "clauses", required=False)
+    for cid, entry in table.items():
+        where = f"clauses.{cid}"
+        if isinstance(entry, str):
+            out.text[cid] = entry
+            continue
+        entry = per.table(table, cid, where)
+        out.text[cid] = per.text(entry, "text", f"{where}.text")
+        if "change" in entry:
+            change = per.text(entry, "change", f"{where}.change")
+            if change not in CHANGES:
+                raise per.fail(f"{where}.change", f"must be one of {', '.join(CHANGES)}")
+            out.change[cid] = change
+        if "summary" in entry:
+            out.summary[cid] = per.text(entry, "summary", f"{where}.summary")
+        unknown = set(entry) - {"text", "change", "summary"}
+        if unknown:
+            raise per.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
+    removed = per.table(per.data, "removed", "removed", required=False)
+    for cid in removed:
+        entry = per.table(removed, cid, f"removed.{cid}")
+        out.removed.add(cid)
+        if "merged_into" in entry:
+            out.merged_into[cid] = per.text(entry, "merged_into", f"removed.{cid}.merged_into")
+    return out
+
+
+def _lives(
+    reader: _Reader, order: list[str], read: dict[str, _VersionClauses], known: set[str]
+) -> dict[str, dict[str, str]]:
+    """Each clause's life, version by version, checked: a clause changed or dropped in a
+    version says so against the version before; ids are never reused."""
+    lives: dict[str, dict[str, str]] = {cid: {} for cid in known}
+    before: dict[str, str] = {}  # clause → its text in the version before
+    gone: set[str] = set()
+    for v in order:
+        now = read[v]
+        for cid in sorted(set(now.text) | now.removed | set(now.change)):
+            if cid not in known:
+                raise reader.fail(
+                    f"versions.{v}.clauses",
+                    f"clause {cid!r} is not in [clauses] of the registry",
+                )
+        for cid, text in now.text.items():
+            where = f"versions.{v}: clause {cid}"
+            if cid in gone:
+                raise reader.fail(where, "was removed in an earlier version: ids are never reused")
+            if cid in now.removed:
+                raise reader.fail(where, "is both in [clauses] and in [removed]")
+            if cid not in before:
+                lives[cid][v] = "added"
+            elif same_text(before[cid], text):
+                if cid in now.change:
+                    raise reader.fail(where, "has a `change` but its text did not change")
+                lives[cid][v] = "unchanged"
+            else:
+                lives[cid][v] = now.change.get(cid, "pending")
+        for cid in set(before) - set(now.text):
+            lives[cid][v] = "merged" if cid in now.merged_into else "removed"
+            into = now.merged_into.get(cid)
+            if into is not None and into not in now.text:
+                raise reader.fail(
+                    f"versions.{v}: removed.{cid}.merged_into",
+                    f"names {into!r}, which version {v} does not have",
+                )
+            gone.add(cid)
+        for cid in now.removed - set(before):
+            raise reader.fail(
+                f"versions.{v}: removed.{cid}", "the version before has no such clause"
+            )
+        before = dict(now.text)
+    return lives
+
+
 @lru_cache(maxsize=4)
 def load(path: Path | None = None) -> Registry:
     """The registry at `path` (default: `rules/registry.toml`), every table and field it needs
@@ -130,16 +364,17 @@ def load(path: Path | None = None) -> Registry:
     data = reader.data
     versions = reader.table(data, "versions", "versions")
     clause_table = reader.table(data, "clauses", "clauses")
-    texts: dict[str, dict[str, str]] = {cid: {} for cid in clause_table}
-    for version, meta in versions.items():
+    read: dict[str, _VersionClauses] = {}
+    for version in versions:
         meta = reader.table(versions, version, f"versions.{version}")
         reader.text(meta, "file", f"versions.{version}.file")
+        if "oracle" in meta:
+            reader.text(meta, "oracle", f"versions.{version}.oracle")
+        read[version] = _VersionClauses()
         if "clauses" in meta:  # rules/<version>/clauses.toml: clause id → text in that version
             name = reader.text(meta, "clauses", f"versions.{version}.clauses")
-            per = _Reader(path.parent / name)
-            table = per.table(per.data, "clauses", "clauses", required=False)
-            for cid in table:
-                texts.setdefault(cid, {})[version] = per.text(table, cid, f"clauses.{cid}")
+            read[version] = _version_clauses(path.parent / name)
+    lives = _lives(reader, list(versions), read, set(clause_table))
     clauses = {}
     for cid in clause_table:
         c = reader.table(clause_table, cid, f"clauses.{cid}")
@@ -148,8 +383,20 @@ def load(path: Path | None = None) -> Registry:
             raise reader.fail(f"clauses.{cid}.testable", "must be true or false")
         keyword = reader.text(c, "keyword", f"clauses.{cid}.keyword")
         summary = reader.text(c, "summary", f"clauses.{cid}.summary", "")
-        clauses[cid] = Clause(cid, keyword, testable, summary, texts[cid])
+        clauses[cid] = Clause(
+            cid,
+            keyword,
+            testable,
+            summary,
+            text={v: r.text[cid] for v, r in read.items() if cid in r.text},
+            life=lives[cid],
+            summaries={v: r.summary[cid] for v, r in read.items() if cid in r.summary},
+            merged_into={v: r.merged_into[cid] for v, r in read.items() if cid in r.merged_into},
+        )
     keywords = reader.table(data, "keywords", "keywords")
+    for c in clauses.values():
+        if c.keyword not in keywords:
+            raise reader.fail(f"clauses.{c.id}.keyword", f"names {c.keyword!r}, not in [keywords]")
     base = reader.table(data, "base", "base")
     protocol = reader.table(data, "protocol", "protocol", required=False)
     protocol_min = {}
@@ -175,12 +422,10 @@ def load(path: Path | None = None) -> Registry:
     current = reader.text(reader.table(data, "meta", "meta"), "current", "meta.current")
     if current not in versions:
         raise reader.fail("meta.current", f"names {current!r}, which is not in [versions]")
+    kw_tables = {k: reader.table(keywords, k, f"keywords.{k}") for k in keywords}
     return Registry(
         current=current,
-        keywords={
-            k: reader.text(reader.table(keywords, k, f"keywords.{k}"), "name", f"keywords.{k}.name")
-            for k in keywords
-        },
+        keywords={k: reader.text(e, "name", f"keywords.{k}.name") for k, e in kw_tables.items()},
         clauses=clauses,
         base={
             k: reader.text(reader.table(base, k, f"base.{k}"), "text", f"base.{k}.text")
@@ -190,4 +435,14 @@ def load(path: Path | None = None) -> Registry:
         protocol_min=protocol_min,
         interpretations=dict(interpretations),
         versions={v: dict(m) for v, m in versions.items()},
+        keyword_when={
+            k: reader.text(e, "when", f"keywords.{k}.when")
+            for k, e in kw_tables.items()
+            if "when" in e
+        },
+        headings={
+            k: reader.text(e, "heading", f"keywords.{k}.heading", e.get("name"))
+            for k, e in kw_tables.items()
+        },
+        path=path,
     )

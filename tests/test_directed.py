@@ -27,7 +27,7 @@ from palconf.generators.export import case_from_difference, write_case
 from palconf.generators.formatting import _short, format_hits
 from palconf.mutants import get, load_all
 from palconf.oracle import Rules, StateError
-from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.keywords import KEYWORD_IDS
 from palconf.running.runner import run_case
 
 EMPTY = {"players": {"A": {"life": 5}, "B": {"life": 5}}}

@@ -25,7 +25,7 @@ from palconf.generators import Game, actions, cards, games, states
 from palconf.generators.game import action_key, play
 from palconf.generators.profiles import EXAMPLES, load_profile, profile_name
 from palconf.oracle import Rules, Session, load_state
-from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.keywords import KEYWORD_IDS
 from palconf.oracle.rules import Refusal
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,5 +1,6 @@
 """The project's copy of protocol v1 (docs/protocol.md) and the protocol rules of the registry
-(`P-state`, `P-reasons`, `P-observed`, `P-legal`, `P-errors`) say what the protocol says, word for word."""
+(`P-state`, `P-reasons`, `P-observed`, `P-legal`, `P-errors`) say what the protocol says,
+word for word."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from palconf import paths
 from palconf.cases.errors import CaseError
 from palconf.core.schema import Check, Compiler, python_pattern
-from palconf.oracle.model import KEYWORD_NAMES, WHEN_KEYWORD, StateError
+from palconf.oracle.keywords import KEYWORD_NAMES, WHEN_KEYWORD
+from palconf.oracle.model import StateError
 from palconf.oracle.rules import Rules
 from palconf.registry import Registry
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palconf.core import EngineInfo, terminal_safe
-from palconf.oracle.model import KEYWORD_IDS
+from palconf.oracle.keywords import KEYWORD_IDS
 
 #: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
 STATE: dict[str, Any] = {

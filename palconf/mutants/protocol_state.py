@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from palconf.mutants import mutant
-from palconf.oracle.model import KEYWORD_NAMES, CardState, GameState, StateError
+from palconf.oracle.keywords import KEYWORD_NAMES
+from palconf.oracle.model import CardState, GameState, StateError
 from palconf.oracle.rules import Pending, Rules
 
 PLAYER_ZONES = ("hand", "battle", "structures", "graveyard")

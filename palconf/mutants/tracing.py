@@ -283,6 +283,11 @@ class Tracer:
         return traced
 
 
+#: A keyword's attributes that say how it is written (`oracle.keywords.lexicon_of`), not what
+#: it does: reading them is not using the keyword.
+WRITTEN = frozenset({"id", "name", "numbered", "when"})
+
+
 class _TracingKeyword:
     """Stands for one keyword object of the oracle; its hooks are traced by the `Tracer`."""
 
@@ -292,6 +297,8 @@ class _TracingKeyword:
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._keyword, name)
+        if name in WRITTEN:  # how the keyword is written, read for every STATE
+            return attr
         if not callable(attr):
             self._tracer.touched.add("keyword:" + self._keyword.id)
             return attr
