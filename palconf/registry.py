@@ -394,9 +394,11 @@ def load(path: Path | None = None) -> Registry:
             merged_into={v: r.merged_into[cid] for v, r in read.items() if cid in r.merged_into},
         )
     keywords = reader.table(data, "keywords", "keywords")
-    for c in clauses.values():
-        if c.keyword not in keywords:
-            raise reader.fail(f"clauses.{c.id}.keyword", f"names {c.keyword!r}, not in [keywords]")
+    for clause in clauses.values():
+        if clause.keyword not in keywords:
+            raise reader.fail(
+                f"clauses.{clause.id}.keyword", f"names {clause.keyword!r}, not in [keywords]"
+            )
     base = reader.table(data, "base", "base")
     protocol = reader.table(data, "protocol", "protocol", required=False)
     protocol_min = {}
