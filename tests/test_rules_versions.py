@@ -11,7 +11,6 @@ import pytest
 
 from palconf import paths
 from palconf.authoring.rulesdiff import (
-    clause_hash,
     diff_versions,
     load_version,
     parse_rules_text,
@@ -19,6 +18,7 @@ from palconf.authoring.rulesdiff import (
 )
 from palconf.cases.loader import load_cases
 from palconf.cli import build_parser, main
+from palconf.registry import clause_hash
 from palconf.registry import load as load_registry
 
 from .test_loader import GOOD, write

@@ -15,7 +15,6 @@ covers are *unassigned*: new text that needs a clause id.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,15 +24,10 @@ from typing import Any
 import tomli
 
 from palconf.cases.loader import Case
-from palconf.registry import Registry
+from palconf.registry import Registry, clause_hash
 
 HEADING = re.compile(r"^(?P<heading>[^\n#]+)#\s*$")
 SIMILAR = 0.6  # below this a clause is removed rather than changed
-HASH_LEN = 12
-
-
-def clause_hash(text: str) -> str:
-    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
 def keyword_id(heading: str) -> str:

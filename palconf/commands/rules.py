@@ -16,7 +16,6 @@ from palconf.authoring.rulesdiff import (
     RulesDiff,
     Staleness,
     bless_text,
-    clause_hash,
     diff_versions,
     load_version,
     parse_rules_text,
@@ -25,7 +24,7 @@ from palconf.authoring.rulesdiff import (
 from palconf.cases.loader import Case, CaseLoadError, load_cases
 from palconf.commands import add_case_options, cases_help, registry_or_exit, select_cases
 from palconf.core.safe_write import write_files, write_text_atomic
-from palconf.registry import Registry
+from palconf.registry import Registry, clause_hash
 from palconf.registry import load as load_registry
 
 CASES_HELP = cases_help()
