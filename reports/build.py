@@ -2,12 +2,13 @@
 
 `build(runs, registry, mutants)` puts the engines side by side and counts their cases per
 group (each keyword, `protocol`, `base`: `palconf.core.Result.groups`), clause or rule,
-interpretation and case; `reports.write.write_report` writes it out.
+interpretation and case; `reports.write.write_report` writes it out. The rules version is
+each run's own (`ResultsFile.rules_version`), and a clause's text the one of that version
+(`clause_text`), never the checkout's current one.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,7 @@ from palconf import __version__
 from palconf.core import Outcome, Tally
 from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 from palconf.core.results_file import ResultsFile, utc_now
-from palconf.registry import Registry
+from palconf.registry import Clause, Registry
 
 from .model import (
     CaseView,
@@ -27,6 +28,7 @@ from .model import (
     KeywordView,
     MutantsView,
     Report,
+    natural_key,
     slug,
 )
 from .mutants import Mutant
@@ -34,7 +36,7 @@ from .mutants import Mutant
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
 
-__all__ = ["build"]
+__all__ = ["build", "clause_text", "clause_texts"]
 
 
 def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
@@ -61,6 +63,7 @@ def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
                 meta=run.meta,
                 results={r.id: r for r in run.results},
                 duplicates=list(run.duplicates),
+                rules_version=run.rules_version,
             )
         )
     return engines
@@ -78,11 +81,20 @@ def _letters(n: int) -> str:
 
 def _sort_ids(ids: Iterable[str]) -> list[str]:
     """Clause ids in a natural order: `taunt.2` before `taunt.10`, `B-2` before `B-10`."""
+    return sorted(set(ids), key=natural_key)
 
-    def key(s: str) -> list[Any]:
-        return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", s)]
 
-    return sorted(set(ids), key=key)
+def clause_text(clause: Clause | None, version: str) -> str:
+    """A clause's text in rules `version`; its summary where that version has none (a clause
+    of another version, or a version the registry has no text of); "" for no clause."""
+    if clause is None:
+        return ""
+    return clause.text.get(version) or clause.summary
+
+
+def clause_texts(clause: Clause | None, versions: Iterable[str]) -> dict[str, str]:
+    """Rules version → the clause's text in it (`clause_text`), for each of `versions`."""
+    return {v: clause_text(clause, v) for v in versions}
 
 
 def build(
@@ -97,6 +109,7 @@ def build(
     With `suite` (case id → case), every failing result gets its board drawn
     (`reports.boards`)."""
     engines = _engine_runs(runs)
+    versions = sorted({e.rules_version for e in engines}, key=natural_key)
     # The cases: the union over the runs (a later run's title wins for a case in several).
     cases: dict[str, CaseView] = {}
     for e in engines:
@@ -141,7 +154,7 @@ def build(
         if kid == BASE:
             cited = _sort_ids(r for c in kcases for r in c.rules)
             clauses = [
-                _clause_view(cid, registry, kcases, engines, interp_of_clause, rule=True)
+                _clause_view(cid, registry, versions, kcases, engines, interp_of_clause, rule=True)
                 for cid in cited
             ]
         elif kid == PROTOCOL:  # every protocol rule, cited or not, and any other cited
@@ -150,7 +163,7 @@ def build(
                 {r for c in kcases for r in c.rules if r.startswith(PROTOCOL_PREFIX)} - set(ids)
             )
             clauses = [
-                _clause_view(cid, registry, kcases, engines, interp_of_clause, rule=True)
+                _clause_view(cid, registry, versions, kcases, engines, interp_of_clause, rule=True)
                 for cid in ids
             ]
         else:
@@ -159,7 +172,8 @@ def build(
                 {cl for c in kcases for cl in c.clauses if cl.split(".")[0] == kid} - set(ids)
             )
             clauses = [
-                _clause_view(cid, registry, kcases, engines, interp_of_clause) for cid in ids
+                _clause_view(cid, registry, versions, kcases, engines, interp_of_clause)
+                for cid in ids
             ]
         interps = _sort_ids(i for c in kcases for i in c.interpretations)
         keywords.append(
@@ -212,19 +226,27 @@ def build(
             keywords=dict(sorted(per_kw.items(), key=lambda kv: (order.get(kv[0], 999), kv[0]))),
         )
 
-    version = registry.current
     return Report(
         title=title,
         generated=generated or utc_now(),
         palconf=__version__,
-        rules_version=version,
-        rules_title=registry.versions.get(version, {}).get("title", version),
+        rules_versions=versions,
+        rules_title=_title(registry, versions),
+        rules_untold=[v for v in versions if v not in registry.versions],
         engines=engines,
         keywords=keywords,
         interpretations=interpretations,
         cases=cases,
         mutants=mview,
     )
+
+
+def _title(registry: Registry, versions: list[str]) -> str:
+    """The title of the runs' one rules version in the registry; "" for mixed runs or a
+    version the registry does not have."""
+    if len(versions) != 1:
+        return ""
+    return str(registry.versions.get(versions[0], {}).get("title", ""))
 
 
 def _draw_boards(cases: dict[str, CaseView], suite: Mapping[str, Case]) -> None:
@@ -249,12 +271,16 @@ def _str_list(value: Any) -> list[str]:
 def _clause_view(
     cid: str,
     registry: Registry,
+    versions: list[str],
     kcases: list[CaseView],
     engines: list[EngineRun],
     interp_of_clause: dict[str, list[str]],
     rule: bool = False,
 ) -> ClauseView:
-    """A keyword's clause, or (`rule`) a base or protocol rule, with its cases' cells."""
+    """A keyword's clause, or (`rule`) a base or protocol rule, with its cases' cells; a
+    clause's text is the one of each of the runs' rules `versions`."""
+    texts: dict[str, str] = {}
+    absent: list[str] = []
     if rule:
         text = registry.rule_text(cid)
         known, testable, summary = cid in registry.base or cid in registry.protocol, True, ""
@@ -262,7 +288,9 @@ def _clause_view(
     else:
         clause = registry.clauses.get(cid)
         known = clause is not None
-        text = clause.text.get(registry.current, "") if clause else ""
+        texts = clause_texts(clause, versions)
+        text = _one(texts.values())
+        absent = [v for v in versions if clause and v in registry.versions and v not in clause.text]
         summary = clause.summary if clause else ""
         testable = clause.testable if clause else True
         ccases = [c for c in kcases if cid in c.clauses]
@@ -282,4 +310,12 @@ def _clause_view(
         interpretations=interp_of_clause.get(cid, []),
         cases=sorted(c.id for c in ccases),
         cells=cells,
+        texts=texts,
+        absent=absent,
     )
+
+
+def _one(texts: Iterable[str]) -> str:
+    """The text every version gives, or "" when they differ (or there is none)."""
+    distinct = set(texts)
+    return distinct.pop() if len(distinct) == 1 else ""

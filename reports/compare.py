@@ -9,7 +9,9 @@ For a rules update (same engine, new cases or changed expectations) or an engine
     removed     only in OLD
     changed     any other change of outcome (pass → skip, fail → error, skip → pass …)
 
-A case whose outcome stayed the same is unchanged, even if its message changed.
+A case whose outcome stayed the same is unchanged, even if its message changed. Each run
+is of its own rules version (its results file's meta line, "unknown" when it names none);
+two runs of different versions are compared all the same, with a note saying so.
 """
 
 from __future__ import annotations
@@ -65,12 +67,26 @@ class Comparison:
             ("changed", "Other changes of outcome", self.changed),
         ]
 
+    @property
+    def rules_differ(self) -> bool:
+        """OLD and NEW are runs of different rules versions."""
+        return self.old.rules_version != self.new.rules_version
+
+    @property
+    def rules_note(self) -> str:
+        """A line saying that OLD and NEW are of different rules versions; "" if they are not."""
+        if not self.rules_differ:
+            return ""
+        return (
+            f"note: old is of rules {self.old.rules_version}, new of rules "
+            f"{self.new.rules_version}: cases and verdicts may differ because the rules differ"
+        )
+
     @staticmethod
     def describe(run: ResultsFile) -> str:
         meta = run.meta or {}
         parts = [" ".join(p for p in (run.engine_name, run.engine_version) if p)]
-        if meta.get("rules_version"):
-            parts.append(f"rules {meta['rules_version']}")
+        parts.append(f"rules {run.rules_version}")
         parts.append(f"{len(run.results)} cases")
         if meta.get("date"):
             parts.append(str(meta["date"]))
@@ -82,14 +98,17 @@ class Comparison:
                 "source": self.old.path,
                 "engine": self.old.engine_name,
                 "version": self.old.engine_version,
+                "rules_version": self.old.rules_version,
                 "meta": self.old.meta,
             },
             "new": {
                 "source": self.new.path,
                 "engine": self.new.engine_name,
                 "version": self.new.engine_version,
+                "rules_version": self.new.rules_version,
                 "meta": self.new.meta,
             },
+            "rules_differ": self.rules_differ,
             "regressed": [c.to_json() for c in self.regressed],
             "fixed": [c.to_json() for c in self.fixed],
             "new_cases": [c.to_json() for c in self.new_cases],
@@ -149,8 +168,10 @@ def render_text(c: Comparison) -> str:
     lines = [
         f"old: {terminal_safe(c.describe(c.old))}  ({terminal_safe(c.old.path)})",
         f"new: {terminal_safe(c.describe(c.new))}  ({terminal_safe(c.new.path)})",
-        "",
     ]
+    if c.rules_differ:
+        lines.append(terminal_safe(c.rules_note))
+    lines.append("")
     for _, heading, changes in c.sections:
         lines.append(f"{heading}: {len(changes)}")
         for ch in changes:

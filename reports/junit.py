@@ -12,6 +12,10 @@ case id. Outcomes map as pytest maps them:
     xfail           <skipped type="xfail">  (a known failure listed in the expectations file)
     xpass           passed, with a note in <system-out>
 
+`<testsuites name>` says the runs' rules version ("palconf 1.00"; "palconf 1.00, 1.01 (runs
+of different rules versions)" when they differ), and each testsuite's `rules.version`
+property is its own run's, from its results file ("unknown" when the file does not say).
+
 Text from results files is untrusted: ElementTree escapes it, and characters XML 1.0 cannot
 hold (NUL and other control characters) are replaced by U+FFFD first.
 """
@@ -59,8 +63,15 @@ def failure_text(r: Result) -> str:
     return clean("\n".join(lines))
 
 
+def _rules_words(report: Report) -> str:
+    """The runs' rules version, or their versions and that they differ."""
+    if report.mixed_rules:
+        return f"{report.rules_version} (runs of different rules versions)"
+    return report.rules_version
+
+
 def render_junit(report: Report) -> str:
-    root = ET.Element("testsuites", name=clean(f"palconf {report.rules_version}"))
+    root = ET.Element("testsuites", name=clean(f"palconf {_rules_words(report)}"))
     totals = dict(tests=0, failures=0, errors=0, skipped=0)
     total_time = 0.0
     for engine in report.engines:
@@ -71,7 +82,7 @@ def render_junit(report: Report) -> str:
         for key, value in (
             ("engine", engine.name),
             ("engine.version", engine.version),
-            ("rules.version", report.rules_version),
+            ("rules.version", engine.rules_version),
             ("palconf", report.palconf),
             ("source", engine.source),
         ):

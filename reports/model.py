@@ -13,16 +13,22 @@ How cases are counted:
   "depends on a ruling" (palconf's reading of text that could be read otherwise); the report
   shows, beside the headline, how many of the cases are such, never instead of it.
 - A percentage is rounded down, so an engine with any failure never shows 100%.
+
+The rules version is each run's own (its results file's meta line; `unknown` when it names
+none), never the checkout's: a clause's text is the one of that version. A report of runs of
+different rules versions says so (`Report.mixed_rules`), and marks each engine's version.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from palconf.core import FAILED, Outcome, Result, Tally
 from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
+from palconf.core.results_file import UNKNOWN_RULES
 
 from .mutants import Mutant
 
@@ -37,6 +43,20 @@ def slug(text: str, limit: int = 40) -> str:
     """A safe file/anchor name: lowercase letters, digits, `.`, `_` and `-` only."""
     s = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")[:limit].strip("-.")
     return s or "x"
+
+
+def natural_key(text: str) -> list[tuple[int, int, str]]:
+    """A natural order of ids and versions: `taunt.2` before `taunt.10`, `1.9` before `1.10`."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
+
+
+def by_text(texts: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(versions, text): rules versions (version → text) grouped by the text they give, in
+    the order of their first version; `versions` in words ("1.00, 1.01")."""
+    groups: dict[str, list[str]] = {}
+    for version in sorted(texts, key=natural_key):
+        groups.setdefault(texts[version], []).append(version)
+    return [(", ".join(versions), text) for text, versions in groups.items()]
 
 
 @dataclass
@@ -76,6 +96,7 @@ class EngineRun:
     keywords: dict[str, Cell] = field(default_factory=dict)  # group → its cell
     duplicates: list[str] = field(default_factory=list)
     lacks: list[str] | None = None  # keywords of the rules the engine does not implement
+    rules_version: str = UNKNOWN_RULES  # the run's own (its meta line), never the checkout's
 
     @property
     def meta_field(self) -> dict[str, str]:
@@ -137,6 +158,7 @@ class EngineRun:
             "label": self.label,
             "name": self.name,
             "version": self.version,
+            "rules_version": self.rules_version,
             "source": self.source,
             "meta": self.meta,
             "cases": len(self.results),
@@ -217,13 +239,22 @@ class ClauseView:
     """A clause of a keyword, or a base or protocol rule its group's cases cite."""
 
     id: str
-    text: str  # the rules text (current version), or a base or protocol rule's text
+    text: str  # its text in the runs' rules version (the same in each), or a rule's text
     summary: str
     testable: bool
     known: bool  # False: cited by a case but not in the registry
     interpretations: list[str]
     cases: list[str]
     cells: dict[str, Cell]
+    #: rules version of the runs → the clause's text in it (its summary where it has none)
+    texts: dict[str, str] = field(default_factory=dict)
+    absent: list[str] = field(default_factory=list)  # versions the registry has, without it
+
+    @property
+    def text_groups(self) -> list[tuple[str, str]]:
+        """(versions, text) per distinct text, when the runs' versions give different texts
+        (`text` is then ""); empty when they agree."""
+        return [] if self.text else [(v, t) for v, t in by_text(self.texts) if t]
 
     @property
     def protocol(self) -> bool:
@@ -234,6 +265,8 @@ class ClauseView:
         return {
             "id": self.id,
             "text": self.text,
+            "texts": self.texts,
+            "absent_in": self.absent,
             "summary": self.summary,
             "testable": self.testable,
             "known": self.known,
@@ -360,13 +393,34 @@ class Report:
     title: str
     generated: str
     palconf: str
-    rules_version: str
-    rules_title: str
+    rules_versions: list[str]  # the runs' rules versions, each once, in order
+    rules_title: str  # the one version's title in the registry; "" when mixed or unknown
     engines: list[EngineRun]
     keywords: list[KeywordView]
     interpretations: list[InterpretationView]
     cases: dict[str, CaseView]
     mutants: MutantsView | None = None
+    rules_untold: list[str] = field(default_factory=list)  # versions the registry has no text of
+
+    @property
+    def mixed_rules(self) -> bool:
+        """The runs are of different rules versions."""
+        return len(self.rules_versions) > 1
+
+    @property
+    def rules_version(self) -> str:
+        """The runs' one rules version, or every version of mixed runs ("1.00, 1.01")."""
+        return ", ".join(self.rules_versions) or UNKNOWN_RULES
+
+    @property
+    def rules_heading(self) -> str:
+        """What a header says of the rules: `TITLE · rules version 1.00` (the version alone
+        when the registry has no title of it), or `rules 1.00, 1.01 (runs of different rules
+        versions)`."""
+        if self.mixed_rules:
+            return f"rules {self.rules_version} (runs of different rules versions)"
+        words = f"rules version {self.rules_version}"
+        return f"{self.rules_title} · {words}" if self.rules_title else words
 
     @property
     def engine_labels(self) -> dict[str, str]:
@@ -401,7 +455,11 @@ class Report:
             "title": self.title,
             "generated": self.generated,
             "palconf": self.palconf,
-            "rules_version": self.rules_version,
+            # the one version (a string), or the versions of mixed runs (a list)
+            "rules_version": (
+                self.rules_versions[0] if len(self.rules_versions) == 1 else self.rules_versions
+            ),
+            "rules_versions": self.rules_versions,
             "engines": [e.to_json() for e in self.engines],
             "keywords": [k.to_json() for k in self.keywords],
             "interpretations": [i.to_json() for i in self.interpretations],

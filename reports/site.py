@@ -11,6 +11,9 @@ opened from disk), inline CSS and SVG, no scripts.
 An engine is its meta line's engine name; its runs are told apart by version and date, and
 ordered by version where the versions compare (PEP 440, else SemVer), else by date
 (`reports.versions`); the engine page says which. The latest is the last in that order.
+Each run is of its own rules version (its results file's meta line): the pages mark each
+run with it, say so where runs of different versions meet, and show a clause's text as the
+runs' versions have it, never the checkout's.
 `site_pages` returns every file as text by its relative path; the command writes them.
 """
 
@@ -29,10 +32,10 @@ from palconf.core.causes import by_cause, shared_cause
 from palconf.core.results_file import ResultsError, ResultsFile, read_results
 
 from .badges import badges
-from .build import build
+from .build import build, clause_texts
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
-from .model import Report, slug
+from .model import CaseView, Report, by_text, natural_key, slug
 from .render import environment
 from .versions import Ordering, order_runs
 
@@ -229,7 +232,7 @@ def site_pages(
             if (replayed := replay(case, 0)) is not None:
                 start = board("the board after setup", replayed[0].observe(), replayed[0], [])
         rules = [(r, registry.rule_text(r)) for r in c.rules]
-        clauses = [(cl, _clause_text(registry, cl)) for cl in c.clauses]
+        clauses = _case_clauses(c, latest, registry)
         pages[f"cases/{names[c.id]}.html"] = env.get_template("site_case.html.j2").render(
             root="../",
             c=c,
@@ -297,6 +300,20 @@ def _where(results: Any, report: Report) -> str:
     return "" if cause is None else cause.words(report.keyword_name)
 
 
-def _clause_text(registry: Registry, cid: str) -> str:
-    clause = registry.clauses.get(cid)
-    return clause.text.get(registry.current, "") if clause else ""
+def _case_clauses(
+    c: CaseView, report: Report, registry: Registry
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(clause id, [(versions, text)]) for a case's page: each clause's text in the rules
+    versions of the runs that have the case, one entry per distinct text; `versions` is ""
+    when every run of the site is of one version."""
+    engines = report.engine_by_key
+    versions = sorted(
+        {engines[key].rules_version for key, r in c.results.items() if r is not None},
+        key=natural_key,
+    )
+    out = []
+    for cid in c.clauses:
+        texts = by_text(clause_texts(registry.clauses.get(cid), versions))
+        shown = [(v if report.mixed_rules else "", t) for v, t in texts if t]
+        out.append((cid, shown))
+    return out

@@ -1,7 +1,10 @@
 """`palconf summary RESULTS.jsonl …`: the end of a run again, from its results files, with no
 engine and nothing written: per file, the per-keyword table, the failures grouped by the
 clause they share, where the failures are, and the verdict line (`palconf.running.summary`,
-as `palconf run` prints them; counted as `palconf report` and `palconf site` count).
+as `palconf run` prints them; counted as `palconf report` and `palconf site` count). Each
+file's first line names the rules version it was judged against (its meta line's, "unknown"
+when it names none, never the checkout's); files of different rules versions are told so at
+the end.
 
 Exit 0 when every file's results are as expected (no fail, error, timeout or xpass, and
 every selected case has a result), 1 otherwise, 2 when a file cannot be read.
@@ -61,7 +64,27 @@ def main(args: argparse.Namespace) -> int:
         if n:
             print()
         bad |= print_summary(run, registry, paint, max(1, args.groups))
+    note = mixed_rules_note(runs)
+    if note:
+        print(f"\n{note}")
     return 1 if bad else 0
+
+
+def mixed_rules_note(runs: list[ResultsFile]) -> str:
+    """A line saying that the files are of different rules versions; "" when they are not."""
+    from palconf.core import terminal_safe
+
+    versions = sorted({run.rules_version for run in runs})
+    if len(versions) < 2:
+        return ""
+    each = ", ".join(
+        f"{terminal_safe(run.path, 300)}: rules {terminal_safe(run.rules_version, 50)}"
+        for run in runs
+    )
+    return (
+        f"note: these results files are of different rules versions ({each}): cases and "
+        f"verdicts may differ between them because the rules differ"
+    )
 
 
 def print_summary(run: ResultsFile, registry: Registry, paint: Paint, groups: int) -> bool:
@@ -86,6 +109,7 @@ def print_summary(run: ResultsFile, registry: Registry, paint: Paint, groups: in
         paint(terminal_safe(run.path, 300), "bold")
         + f": {terminal_safe(who, 200)}"
         + (f" ({terminal_safe(' · '.join(extra), 200)})" if extra else "")
+        + f" · rules {terminal_safe(run.rules_version, 50)}"
         + f" · {len(results)} result(s)"
         + (f" of {selected} selected: unfinished" if len(results) < selected else "")
     )

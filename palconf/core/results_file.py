@@ -56,6 +56,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "META_KEY",
+    "UNKNOWN_RULES",
     "ResultsError",
     "ResultsFile",
     "ResultsWriter",
@@ -71,6 +72,8 @@ __all__ = [
 META_KEY = "meta"
 FORMAT = "palconf-results"
 FORMAT_VERSION = 1
+#: The rules version of a run whose meta line names none (older files, no meta line).
+UNKNOWN_RULES = "unknown"
 
 
 class ResultsError(UsageError):
@@ -173,6 +176,13 @@ class ResultsFile:
     @property
     def date(self) -> str:
         return str((self.meta or {}).get("date", ""))
+
+    @property
+    def rules_version(self) -> str:
+        """The rules version the run was judged against (its meta line's `rules_version`),
+        `UNKNOWN_RULES` when the file does not say: never the checkout's."""
+        found = (self.meta or {}).get("rules_version")
+        return found if isinstance(found, str) and found else UNKNOWN_RULES
 
     def mismatch(self, name: str, version: str, rules_version: str) -> str | None:
         """Why a run of engine `name` `version` against `rules_version` must not add to
