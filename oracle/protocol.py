@@ -21,11 +21,18 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 class Session:
     def __init__(
-        self, rules: type[Rules] = Rules, name: str = ENGINE_NAME, version: str = "0.1.0"
+        self,
+        rules: type[Rules] = Rules,
+        name: str = ENGINE_NAME,
+        version: str = "0.1.0",
+        rules_version: str | None = None,
     ) -> None:
+        """`rules_version`: the version `hello` says (default: the class's own; an
+        editorial-only version runs the class of the version before)."""
         self.rules_class = rules
         self.name = name
         self.version = version
+        self.rules_version = rules_version or rules.rules_version
         self.game: Rules | None = None
 
     def hello(self) -> dict[str, Any]:
@@ -34,7 +41,7 @@ class Session:
             "engine": {"name": self.name, "version": self.version},
             "keywords": list(self.rules_class.keywords),
             "commands": list(COMMANDS),
-            "rules": self.rules_class.rules_version,
+            "rules": self.rules_version,
         }
 
     def handle(self, request: Any) -> dict[str, Any]:

@@ -28,10 +28,10 @@ from .model import (
     KeywordView,
     MutantsView,
     Report,
-    natural_key,
     slug,
 )
 from .mutants import Mutant
+from .ordering import natural_key
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case

@@ -22,7 +22,6 @@ different rules versions says so (`Report.mixed_rules`), and marks each engine's
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,7 @@ from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 from palconf.core.results_file import UNKNOWN_RULES
 
 from .mutants import Mutant
+from .ordering import by_text
 
 if TYPE_CHECKING:
     from .boards import BoardPair
@@ -43,20 +43,6 @@ def slug(text: str, limit: int = 40) -> str:
     """A safe file/anchor name: lowercase letters, digits, `.`, `_` and `-` only."""
     s = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")[:limit].strip("-.")
     return s or "x"
-
-
-def natural_key(text: str) -> list[tuple[int, int, str]]:
-    """A natural order of ids and versions: `taunt.2` before `taunt.10`, `1.9` before `1.10`."""
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
-
-
-def by_text(texts: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(versions, text): rules versions (version → text) grouped by the text they give, in
-    the order of their first version; `versions` in words ("1.00, 1.01")."""
-    groups: dict[str, list[str]] = {}
-    for version in sorted(texts, key=natural_key):
-        groups.setdefault(texts[version], []).append(version)
-    return [(", ".join(versions), text) for text, versions in groups.items()]
 
 
 @dataclass
@@ -403,8 +389,7 @@ class Report:
     rules_untold: list[str] = field(default_factory=list)  # versions the registry has no text of
 
     @property
-    def mixed_rules(self) -> bool:
-        """The runs are of different rules versions."""
+    def mixed_rules(self) -> bool:  # the runs are of different rules versions
         return len(self.rules_versions) > 1
 
     @property
@@ -414,13 +399,12 @@ class Report:
 
     @property
     def rules_heading(self) -> str:
-        """What a header says of the rules: `TITLE · rules version 1.00` (the version alone
-        when the registry has no title of it), or `rules 1.00, 1.01 (runs of different rules
-        versions)`."""
+        """`TITLE · rules version 1.00` (no title: the version alone), or `rules 1.00, 1.01
+        (runs of different rules versions)`."""
         if self.mixed_rules:
             return f"rules {self.rules_version} (runs of different rules versions)"
         words = f"rules version {self.rules_version}"
-        return f"{self.rules_title} · {words}" if self.rules_title else words
+        return f"{self.rules_title} · {words}".lstrip(" ·")
 
     @property
     def engine_labels(self) -> dict[str, str]:
@@ -455,10 +439,8 @@ class Report:
             "title": self.title,
             "generated": self.generated,
             "palconf": self.palconf,
-            # the one version (a string), or the versions of mixed runs (a list)
-            "rules_version": (
-                self.rules_versions[0] if len(self.rules_versions) == 1 else self.rules_versions
-            ),
+            # the one version, or those of mixed runs in words ("1.00, 1.01")
+            "rules_version": self.rules_version,
             "rules_versions": self.rules_versions,
             "engines": [e.to_json() for e in self.engines],
             "keywords": [k.to_json() for k in self.keywords],

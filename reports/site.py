@@ -35,7 +35,8 @@ from .badges import badges
 from .build import build, clause_texts
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
-from .model import CaseView, Report, by_text, natural_key, slug
+from .model import CaseView, Report, slug
+from .ordering import by_text, natural_key
 from .render import environment
 from .versions import Ordering, order_runs
 

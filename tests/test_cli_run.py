@@ -117,7 +117,7 @@ def test_a_stopped_run_keeps_its_results_and_resume_finishes_it(
     [
         ("name", "other-engine", "from the engine other-engine 0.1.0, this run's engine is"),
         ("version", "9.9", "from the engine palconf-oracle 9.9, this run's engine is"),
-        ("rules_version", "0.99", "judged against rules 0.99, the current rules are"),
+        ("rules_version", "0.99", "judged against rules 0.99, this run's are"),
     ],
 )
 def test_resume_refuses_results_of_another_engine(

@@ -292,6 +292,7 @@ def semantic_errors(
             err(["clauses", i], f"unknown clause id {cid!r}")
         elif not clause.testable:
             err(["clauses", i], f"clause {cid!r} is informative, not testable")
+    errors += _version_errors(data, file, text, registry)
     for i, rid in enumerate(data.get("rules", [])):
         if rid not in registry.base and rid not in registry.protocol:
             err(["rules", i], f"unknown base or protocol rule {rid!r}")
@@ -362,4 +363,47 @@ def semantic_errors(
         if after in afters:
             err(["expect", i, "after"], f"a second expectation for after = {after}")
         afters.add(after)
+    return errors
+
+
+def _version_errors(
+    data: dict[str, Any], file: str, text: str, registry: Registry
+) -> list[CaseError]:
+    """`rules_version`, `since` and `until` name versions the registry carries, `since` no
+    later than `until`; `replaced_by` only with an `until` (a case with no end has no
+    successor)."""
+    errors: list[CaseError] = []
+    names = list(registry.versions)
+    for key in ("rules_version", "since", "until"):
+        if key in data and data[key] not in registry.versions:
+            errors.append(
+                CaseError(
+                    file,
+                    f"unknown rules version {data[key]!r}; this palconf carries {', '.join(names)}",
+                    locate(text, [key]),
+                    None,
+                    key,
+                )
+            )
+    since, until = data.get("since"), data.get("until")
+    if since in names and until in names and names.index(since) > names.index(until):
+        errors.append(
+            CaseError(
+                file,
+                f"since {since!r} is after until {until!r}",
+                locate(text, ["until"]),
+                None,
+                "until",
+            )
+        )
+    if data.get("replaced_by") and "until" not in data:
+        errors.append(
+            CaseError(
+                file,
+                "replaced_by needs until (the last version this case holds for)",
+                locate(text, ["replaced_by"]),
+                None,
+                "replaced_by",
+            )
+        )
     return errors

@@ -117,6 +117,22 @@ class Case:
     needs: frozenset[str]  # every keyword an engine must implement to run it
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)  # rules_version, clause_hashes
+    #: the rules versions it holds for, both inclusive (None: from the first, to the last)
+    since: str | None = None
+    until: str | None = None
+    replaced_by: tuple[str, ...] = ()  # its successors, for the versions after `until`
+
+    @property
+    def rules_version(self) -> str | None:
+        """The version the case was last reviewed against (`palconf rules bless`)."""
+        v = self.extra.get("rules_version")
+        return v if isinstance(v, str) else None
+
+    @property
+    def clause_hashes(self) -> dict[str, str]:
+        """Each cited clause's text hash in `rules_version`, as recorded when blessed."""
+        h = self.extra.get("clause_hashes")
+        return dict(h) if isinstance(h, dict) else {}
 
     @property
     def actions(self) -> tuple[Any, ...]:
@@ -206,6 +222,9 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
         needs=frozenset(needs),
         notes=data.get("notes", ""),
         extra={k: data[k] for k in ("rules_version", "clause_hashes") if k in data},
+        since=data.get("since"),
+        until=data.get("until"),
+        replaced_by=tuple(data.get("replaced_by", ())),
     )
 
 
@@ -300,6 +319,18 @@ def load_cases(
             continue
         by_id[case.id] = case.path
         cases.append(case)
+    for case in cases:  # a successor named must be a case of the suite
+        for i, succ in enumerate(case.replaced_by):
+            if succ not in by_id:
+                errors.append(
+                    CaseError(
+                        case.path,
+                        f"replaced_by names {succ!r}, which is not a case here",
+                        None,
+                        None,
+                        f"replaced_by[{i}]",
+                    )
+                )
     if errors:
         raise CaseLoadError(errors, cases)
     return cases

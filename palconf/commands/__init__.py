@@ -159,19 +159,62 @@ def add_strict_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def warn_stale(cases: list[Case], registry: Registry) -> int:
-    """Warn (on stderr) about cases whose cited clauses changed since they were blessed, or
-    are gone from the current rules; return how many. Cases never blessed are left to
-    `palconf lint` and `palconf rules status`."""
-    from palconf.authoring.rulesdiff import staleness
-
-    flagged = [s for s in (staleness(c, registry) for c in cases) if s.stale or s.orphaned]
-    for s in flagged[:10]:
-        print(f"warning: {s}", file=sys.stderr)
-    if flagged:
+def warn_unfit(unfit: list[tuple[Case, str]], version: str) -> int:
+    """Warn (on stderr) about the cases of rules `version`'s suite that do not hold for it
+    as they stand (orphaned, stale, not reviewed for it, not blessed); return how many."""
+    for case, why in unfit[:10]:
+        print(f"warning: {case.path}: {why}", file=sys.stderr)
+    if unfit:
         print(
-            f"warning: {len(flagged)} case(s) stale against rules {registry.current}: review "
-            "them, then `palconf rules bless CASE`",
+            f"warning: {len(unfit)} case(s) of rules {version} not run: they do not hold "
+            f"for it as they stand (see `palconf rules status --rules {version}`)",
             file=sys.stderr,
         )
-    return len(flagged)
+    return len(unfit)
+
+
+def add_rules_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--rules",
+        default=None,
+        metavar="VERSION",
+        help="the rules version whose cases and oracle to use (default: the one the "
+        "engine's hello names, else the registry's current version); see "
+        "`palconf list versions`",
+    )
+
+
+def chosen_rules(registry: Registry, asked: str | None, declared: str | None = None) -> str:
+    """The rules version a command works with: `--rules` (asked), else the one the engine
+    declares in its `hello` (declared), else the registry's current one. A version this
+    palconf does not carry is a `UsageError` that lists the versions it has."""
+    for version, whose in ((asked, "--rules"), (declared, "the engine's hello")):
+        if version is not None:
+            if version not in registry.versions:
+                raise UsageError(
+                    f"{whose} names rules version {version!r}, which this palconf does not "
+                    f"carry (it has {', '.join(registry.versions)})"
+                )
+            return version
+    return registry.current
+
+
+def split_by_standing(
+    cases: list[Case], registry: Registry, version: str
+) -> tuple[list[Case], list[tuple[Case, str]], int]:
+    """`cases` under rules `version`: (those that run, [(case, why not) for those of the
+    version's suite that do not], how many belong to other versions only)."""
+    from palconf.cases.standing import standing
+
+    runs: list[Case] = []
+    unfit: list[tuple[Case, str]] = []
+    other = 0
+    for case in cases:
+        s = standing(case, registry, version)
+        if not s.in_suite:
+            other += 1
+        elif s.runs:
+            runs.append(case)
+        else:
+            unfit.append((case, s.reason()))
+    return runs, unfit, other

@@ -13,11 +13,14 @@ from palconf.cases.loader import Case
 from palconf.commands import (
     add_case_options,
     add_display_options,
+    add_rules_option,
     add_strict_option,
     case_file,
+    chosen_rules,
     registry_or_exit,
     select_cases,
-    warn_stale,
+    split_by_standing,
+    warn_unfit,
 )
 from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
 from palconf.core.errors import ExitCode, UsageError
@@ -33,6 +36,7 @@ from palconf.engines.options import (
 )
 from palconf.registry import Registry
 from palconf.running.expectations import Expectations
+from palconf.running.listeners import ProgressListener, ResultsFileListener
 from palconf.running.output import recorded_info, report_after_run
 from palconf.running.parallel import Workers
 from palconf.running.session import CaseRun, RunEnd, is_news
@@ -58,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "arguments or broken case files.",
     )
     add_case_options(p)
+    add_rules_option(p)
     add_strict_option(p)
     p.add_argument(
         "--results", type=Path, metavar="FILE", help="write one JSON object per case (JSON Lines)"
@@ -169,13 +174,14 @@ def load_expectations(args: argparse.Namespace, cases: list[Case]) -> Expectatio
 
 
 def _skip_result(case: Case, why: str) -> Result:
+    """A case not run: `why` is the whole message."""
     return Result(
         id=case.id,
         outcome=Outcome.SKIP,
         keywords=case.keywords,
         clauses=case.clauses,
         path=case.path,
-        message=f"skipped by the expectations file: {why}",
+        message=why,
         interpretations=case.interpretations,
         rules=case.rules,
         title=case.title,
@@ -202,36 +208,6 @@ def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = No
         print("  engine stderr (last lines):", file=out)
         for line in r.stderr.splitlines()[-5:]:
             print(f"    | {terminal_safe(line, 300)}", file=out)
-
-
-class _ResultsFile:
-    """Listener: each result as a line of the results file, written at once (the file
-    itself, its lock and its meta line are palconf.core.results_file's)."""
-
-    def __init__(self, out: ResultsWriter) -> None:
-        self.out = out
-
-    def on_result(self, result: Result) -> None:
-        self.out.write_result(result)
-
-    def on_finish(self, end: RunEnd) -> None:
-        self.out.close()
-
-
-class _Progress:
-    """Listener: the progress bar or lines on stderr, and `-v`'s line per case."""
-
-    def __init__(self, progress: Progress, paint: Paint, verbose: bool) -> None:
-        self.progress, self.paint, self.verbose = progress, paint, verbose
-
-    def on_result(self, result: Result) -> None:
-        self.progress.add(result.outcome)
-        if self.verbose:
-            shown = self.paint.outcome(result.outcome, f"{result.outcome:<8}")
-            self.progress.above(f"{shown} {result.id}", sys.stdout)
-
-    def on_finish(self, end: RunEnd) -> None:
-        self.progress.close()
 
 
 def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
@@ -261,22 +237,33 @@ def main(args: argparse.Namespace) -> int:
     expectations = load_expectations(args, cases)
     if args.report:  # before the run: an --report that cannot be a folder, at once
         check_folder(args.report)
+    asked = chosen_rules(registry, args.rules) if args.rules else None
+    oracle_rules = asked or registry.current  # (an --engine-cmd engine says its own)
     engine: Engine | Workers = (
-        make_engine(args)
+        make_engine(args, rules=oracle_rules)
         if args.jobs == 1
-        else Workers(lambda: make_engine(args), args.jobs, args.max_restarts)
+        else Workers(lambda: make_engine(args, rules=oracle_rules), args.jobs, args.max_restarts)
     )
     paint = Paint(use_color(sys.stdout, args.color))
     out: ResultsWriter | None = None
     try:
         _start(engine, args)
         info = recorded_info(engine.info, args.engine_version)
+        rules = chosen_rules(registry, asked, engine.info.rules)
+        runnable, unfit, others = split_by_standing(cases, registry, rules)
+        if not runnable and not unfit:
+            raise UsageError(
+                f"none of the {len(cases)} case(s) selected is of rules {rules} "
+                f"(they hold for other versions: see `palconf list cases --rules {rules}`)"
+            )
+        cases = [c for c in cases if (c in runnable or any(c is u for u, _ in unfit))]
+        not_fit = {c.id: why for c, why in unfit}
         if args.results:  # locked for the run; with --resume, what it holds (one rule)
             out = ResultsWriter.open(
                 args.results, resume=args.resume, mixed_ok=args.resume_other_engine
             )
         resumed = out.resumed if out else ResultsFile("", [])
-        mismatch = resumed.mismatch(info.name, info.version, registry.current)
+        mismatch = resumed.mismatch(info.name, info.version, rules)
         if mismatch is not None and not args.resume_other_engine:
             raise UsageError(
                 f"will not resume {args.results}: {mismatch}; run without --resume "
@@ -288,11 +275,19 @@ def main(args: argparse.Namespace) -> int:
         done = {r.id for r in earlier}
         todo = [c for c in cases if c.id not in done]
         skipped = [
-            (c, entry.describe() or f"listed as {entry.pattern!r}")
+            (c, f"not for rules {rules} as it stands: {not_fit[c.id]}")
             for c in todo
-            if (entry := expectations.skipped(c.id)) is not None
+            if c.id in not_fit
+        ] + [
+            (
+                c,
+                "skipped by the expectations file: "
+                + (entry.describe() or f"listed as {entry.pattern!r}"),
+            )
+            for c in todo
+            if c.id not in not_fit and (entry := expectations.skipped(c.id)) is not None
         ]
-        todo = [c for c in todo if expectations.skipped(c.id) is None]
+        todo = [c for c in todo if c.id not in not_fit and expectations.skipped(c.id) is None]
         if args.resume:
             print(
                 f"palconf: resuming {args.results}: {len(done)} case(s) done, "
@@ -306,17 +301,19 @@ def main(args: argparse.Namespace) -> int:
             resumed=earlier,
         )
         if out is not None:  # the meta line first; a resumed file keeps its own
-            meta = run_meta(info.name, info.version, info.keywords, registry.current, len(cases))
+            meta = run_meta(info.name, info.version, info.keywords, rules, len(cases))
+            meta["rules_unfit"] = len(unfit)  # the cases of rules `rules` not run (skipped)
             if info.version != engine.info.version:
                 meta["engine"]["hello_version"] = engine.info.version
             if args.label:
                 meta["label"] = args.label
             out.write_meta(meta)
-            run.subscribe(_ResultsFile(out))
+            run.subscribe(ResultsFileListener(out))
         print(
-            f"palconf: {len(cases)} case(s) against {terminal_safe(info.name, 200)} "
-            f"{terminal_safe(info.version, 100)}"
-            + (f" ({args.excluded} left out by --exclude)" if getattr(args, "excluded", 0) else ""),
+            f"palconf: {len(cases)} case(s) of rules {rules} against "
+            f"{terminal_safe(info.name, 200)} {terminal_safe(info.version, 100)}"
+            + (f" ({args.excluded} left out by --exclude)" if getattr(args, "excluded", 0) else "")
+            + (f" ({others} of other rules versions only)" if others else ""),
             flush=True,
         )
         progress = Progress(
@@ -324,7 +321,7 @@ def main(args: argparse.Namespace) -> int:
             mode=progress_mode(args.progress, sys.stderr),
             paint=Paint(use_color(sys.stderr, args.color)),
         )
-        run.subscribe(_Progress(progress, paint, args.verbose))
+        run.subscribe(ProgressListener(progress, paint, args.verbose))
         try:
             end = run.run(todo, skipped, _skip_result)
         except KeyboardInterrupt:
@@ -334,7 +331,7 @@ def main(args: argparse.Namespace) -> int:
         engine.close()
         if out is not None:
             out.close()
-    return _finish(args, end, cases, expectations, info, registry, paint, out)
+    return _finish(args, end, cases, expectations, info, registry, paint, out, (rules, unfit))
 
 
 def _interrupted(args: argparse.Namespace, run: CaseRun, registry: Registry, paint: Paint) -> None:
@@ -359,6 +356,7 @@ def _finish(
     registry: Registry,
     paint: Paint,
     out: ResultsWriter | None,
+    version: tuple[str, list[tuple[Case, str]]],
 ) -> int:
     """What a finished run prints after its results: the FAIL blocks, why it stopped, the
     expectations' news, the report, the table and the verdict; the exit status."""
@@ -409,9 +407,11 @@ def _finish(
             registry,
             len(cases),
             mixed_ok=args.resume_other_engine,
+            rules=version[0],
         ):
             return ExitCode.USAGE
-    stale = warn_stale(cases, registry)
+    rules, unfit = version
+    stale = warn_unfit(unfit, rules)
     bad = bool(mismatched or end.stopped or end.max_failed)
     skips = skip_reasons(results)
     if skips:
@@ -426,7 +426,7 @@ def _finish(
             print(f"palconf: {hint}")
     if bad:
         print(_next_hint(args, results))
-    print(verdict_line(results, len(cases), bad, registry, paint))
+    print(verdict_line(results, len(cases), bad, registry, paint) + f" (rules {rules})")
     return ExitCode.FAILED if bad or (args.strict and stale) else ExitCode.OK
 
 

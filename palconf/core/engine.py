@@ -68,6 +68,7 @@ class EngineInfo:
     version: str
     keywords: frozenset[str]
     commands: frozenset[str] = field(default_factory=frozenset)
+    rules: str | None = None  # the rules version it says it implements (`hello`'s `rules`)
     #: the `hello` reply as it came (for transcripts); not part of equality
     hello: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -149,6 +150,11 @@ def parse_hello(reply: Any) -> EngineInfo:
             "`hello` reply needs `engine` {name, version} and a list `keywords`"
         )
     commands = reply.get("commands", [])
+    rules = reply.get("rules")
+    if rules is not None and (not isinstance(rules, str) or not rules.strip()):
+        raise ProtocolViolation(
+            f"`hello` reply's `rules` must be a rules version string, not {str(rules)[:60]}"
+        )
     return EngineInfo(
         name=engine["name"],
         version=str(engine.get("version", "")),
@@ -156,6 +162,7 @@ def parse_hello(reply: Any) -> EngineInfo:
         commands=frozenset(c for c in commands if isinstance(c, str))
         if isinstance(commands, list)
         else frozenset(),
+        rules=rules,
         hello=reply,
     )
 

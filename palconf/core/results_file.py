@@ -200,7 +200,7 @@ class ResultsFile:
         if rules and rules != rules_version:
             return (
                 f"its results were judged against rules {terminal_safe(rules, 50)}, "
-                f"the current rules are {rules_version}"
+                f"this run's are {rules_version}"
             )
         return None
 

@@ -169,10 +169,13 @@ def add_engine_options(
     )
 
 
-def make_engine(args: argparse.Namespace, *, mutant: str | None = None) -> Engine:
+def make_engine(
+    args: argparse.Namespace, *, mutant: str | None = None, rules: str | None = None
+) -> Engine:
     """The engine the options name, not started: a `ProcessEngine` for `--engine-cmd` (or
-    for `--engine-cmd-template` with `mutant` put in), else the oracle in-process. A command
-    that cannot be split is an `EngineCommandError` (the CLI's exit status 2)."""
+    for `--engine-cmd-template` with `mutant` put in), else the oracle in-process, of rules
+    version `rules` (default: the registry's current one). A command that cannot be split
+    is an `EngineCommandError` (the CLI's exit status 2)."""
     command: str | None = getattr(args, "engine_cmd", None)
     template: str | None = getattr(args, "engine_cmd_template", None)
     if template is not None:
@@ -185,9 +188,9 @@ def make_engine(args: argparse.Namespace, *, mutant: str | None = None) -> Engin
             "palconf.mutants.sweep.in_process)"
         )
     if command is None:
-        from palconf.engines.oracle_engine import OracleEngine
+        from palconf.engines.oracle_engine import oracle_of
 
-        return OracleEngine()
+        return oracle_of(rules)
     from palconf.engines.process import ProcessEngine
 
     return ProcessEngine(command, timeout=getattr(args, "timeout", DEFAULT_TIMEOUT))

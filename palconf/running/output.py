@@ -91,16 +91,20 @@ def report_after_run(
     registry: Registry,
     cases: int,
     mixed_ok: bool = False,
+    rules: str | None = None,
 ) -> int:
     """`palconf run --report DIR`: write the report once every case has run. With a results
     file (a regular one) the report is read back from it (its meta line, and a resumed run's
     earlier results too); without one it is built from `results` in memory.
+    `rules`: the run's rules version (default: the registry's current one).
     Returns 0, or 2 after printing why the report could not be written."""
     try:
         if results_path is not None:
             run = read_results(results_path, mixed_ok=mixed_ok)
         else:
-            meta = run_meta(info.name, info.version, info.keywords, registry.current, cases)
+            meta = run_meta(
+                info.name, info.version, info.keywords, rules or registry.current, cases
+            )
             run = from_json_objects((r.to_json() for r in results), meta)
     except UsageError as e:
         return _fail(str(e))
