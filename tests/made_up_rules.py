@@ -56,9 +56,14 @@ class Rules101(Rules):
     keywords: ClassVar = MappingProxyType({**KEYWORDS, "brave": HalfBrave(), "flying": Flying()})
 
 
-def make_rules_101(root: Path, *, current: bool = True, oracle: str | None = ORACLE_101) -> Path:
+def make_rules_101(
+    root: Path, *, current: bool = True, oracle: str | None = ORACLE_101, editorial: bool = False
+) -> Path:
     """A copy of the project's rules/ under `root` with 1.01 added (current, unless told
-    not); its registry names `oracle` as 1.01's (None: no code, 1.00's oracle)."""
+    not); its registry names `oracle` as 1.01's (None: no code, 1.00's oracle). With
+    `editorial`, 1.01 has the Stealth rewording only (no code: the behaviour is 1.00's)."""
+    if editorial:
+        return _editorial_101(root, current)
     rules = root / "rules"
     shutil.copytree(paths.ROOT / "rules", rules)
     (rules / "1.01").mkdir()
@@ -99,6 +104,30 @@ def make_rules_101(root: Path, *, current: bool = True, oracle: str | None = ORA
         '\n[clauses."flying.1"]\nkeyword = "flying"\ntestable = true\n'
         'summary = "does nothing yet"\n'
     )
+    if current:
+        registry = registry.replace('current = "1.00"', 'current = "1.01"', 1)
+    (rules / "registry.toml").write_text(registry, encoding="utf-8")
+    return rules
+
+
+def _editorial_101(root: Path, current: bool) -> Path:
+    rules = root / "rules"
+    shutil.copytree(paths.ROOT / "rules", rules)
+    (rules / "1.01").mkdir()
+    text = (rules / "1.00" / "section12.txt").read_text(encoding="utf-8")
+    (rules / "1.01" / "section12.txt").write_text(text.replace(STEALTH_OLD, STEALTH_NEW), "utf-8")
+    lines = []
+    for line in (rules / "1.00" / "clauses.toml").read_text(encoding="utf-8").splitlines():
+        if line.startswith("version"):
+            line = 'version = "1.01"'
+        elif line.startswith('"stealth.1" = '):
+            new = line.partition(" = ")[2].replace("cannot be blocked", "can never be blocked")
+            line = f'"stealth.1" = {{ text = {new}, change = "editorial" }}'
+        lines.append(line)
+    (rules / "1.01" / "clauses.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    registry = (rules / "registry.toml").read_text(encoding="utf-8")
+    registry += '\n[versions."1.01"]\ntitle = "made up 1.01, editorial"\n'
+    registry += 'file = "1.01/section12.txt"\nclauses = "1.01/clauses.toml"\n'
     if current:
         registry = registry.replace('current = "1.00"', 'current = "1.01"', 1)
     (rules / "registry.toml").write_text(registry, encoding="utf-8")

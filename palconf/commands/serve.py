@@ -25,6 +25,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="serve the mutant NAME instead of the oracle (a deliberate misreading "
         "of the rules: see `palconf mutants --list`)",
     )
+    p.add_argument(
+        "--rules",
+        metavar="VERSION",
+        help="serve the oracle of this rules version, saying so in `hello` (default: the "
+        "registry's current version)",
+    )
     p.set_defaults(func=main)
 
 
@@ -57,4 +63,9 @@ def main(args: argparse.Namespace) -> int:
         except KeyError as e:
             raise UsageError(f"{e.args[0]}") from None
         return serve(Session(m.rules, name=f"palconf-mutant:{m.name}"), sys.stdin, sys.stdout)
-    return serve(Session(), sys.stdin, sys.stdout)
+    from palconf.commands import chosen_rules, registry_or_exit
+
+    registry = registry_or_exit()
+    version = chosen_rules(registry, getattr(args, "rules", None))
+    session = Session(registry.oracle(version), rules_version=version)
+    return serve(session, sys.stdin, sys.stdout)
