@@ -14,7 +14,8 @@ from palconf.cases.standing import standing
 from palconf.registry import clause_hash
 from palconf.registry import load as load_registry
 
-from .made_up_rules import rules_101  # noqa: F401
+#: the fixture rules_101
+pytest_plugins = ["tests.made_up_rules"]
 
 
 def _case(cites: tuple[str, ...], blessed: str | None = "1.00", **fields: object) -> Case:
