@@ -64,6 +64,17 @@ def test_a_case_blessed_for_the_new_version_holds_for_the_old_only_without_a_cha
     assert standing(successor, r, "1.01").state == "valid"
 
 
+def test_a_case_reviewed_for_both_versions_holds_for_both(rules_101: Path) -> None:
+    r = load_registry()
+    both = _case(("brave.1",), "1.01")
+    both = replace(both, extra={**both.extra, "rules_version": ["1.00", "1.01"]})
+    assert both.reviewed == ("1.00", "1.01") and both.rules_version == "1.01"
+    assert standing(both, r, "1.00").state == "valid"
+    assert standing(both, r, "1.01").state == "valid"
+    only_new = replace(both, extra={**both.extra, "rules_version": "1.01"})
+    assert standing(only_new, r, "1.00").state == "unreviewed"
+
+
 def test_a_removed_clause_orphans_the_case_until_it_gets_an_until(rules_101: Path) -> None:
     r = load_registry()
     s = standing(_case(("taunt.3",)), r, "1.01")

@@ -369,41 +369,27 @@ def semantic_errors(
 def _version_errors(
     data: dict[str, Any], file: str, text: str, registry: Registry
 ) -> list[CaseError]:
-    """`rules_version`, `since` and `until` name versions the registry carries, `since` no
-    later than `until`; `replaced_by` only with an `until` (a case with no end has no
-    successor)."""
+    """`rules_version` (one version, or a list in order of publication), `since` and `until`
+    name versions the registry carries, `since` no later than `until`; `replaced_by` only
+    with an `until` (a case with no end has no successor)."""
     errors: list[CaseError] = []
     names = list(registry.versions)
-    for key in ("rules_version", "since", "until"):
-        if key in data and data[key] not in registry.versions:
-            errors.append(
-                CaseError(
-                    file,
-                    f"unknown rules version {data[key]!r}; this palconf carries {', '.join(names)}",
-                    locate(text, [key]),
-                    None,
-                    key,
-                )
-            )
+
+    def err(key: str, message: str) -> None:
+        errors.append(CaseError(file, message, locate(text, [key]), None, key))
+
+    reviewed = data.get("rules_version", [])
+    reviewed = [reviewed] if isinstance(reviewed, str) else list(reviewed)
+    named = [("rules_version", v) for v in reviewed]
+    for key, version in named + [(k, data[k]) for k in ("since", "until") if k in data]:
+        if version not in names:
+            err(key, f"unknown rules version {version!r}; this palconf carries {', '.join(names)}")
+    known = [names.index(v) for v in reviewed if v in names]
+    if known != sorted(known):
+        err("rules_version", "rules_version lists versions out of their order of publication")
     since, until = data.get("since"), data.get("until")
     if since in names and until in names and names.index(since) > names.index(until):
-        errors.append(
-            CaseError(
-                file,
-                f"since {since!r} is after until {until!r}",
-                locate(text, ["until"]),
-                None,
-                "until",
-            )
-        )
+        err("until", f"since {since!r} is after until {until!r}")
     if data.get("replaced_by") and "until" not in data:
-        errors.append(
-            CaseError(
-                file,
-                "replaced_by needs until (the last version this case holds for)",
-                locate(text, ["replaced_by"]),
-                None,
-                "replaced_by",
-            )
-        )
+        err("replaced_by", "replaced_by needs until (the last version this case holds for)")
     return errors

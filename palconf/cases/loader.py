@@ -123,10 +123,16 @@ class Case:
     replaced_by: tuple[str, ...] = ()  # its successors, for the versions after `until`
 
     @property
-    def rules_version(self) -> str | None:
-        """The version the case was last reviewed against (`palconf rules bless`)."""
+    def reviewed(self) -> tuple[str, ...]:
+        """The versions the case was reviewed against (`palconf rules bless`), in order of
+        publication: `rules_version`, one string or a list."""
         v = self.extra.get("rules_version")
-        return v if isinstance(v, str) else None
+        return (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else ()
+
+    @property
+    def rules_version(self) -> str | None:
+        """The version the case was last reviewed against; its `clause_hashes` are of it."""
+        return self.reviewed[-1] if self.reviewed else None
 
     @property
     def clause_hashes(self) -> dict[str, str]:

@@ -1,13 +1,15 @@
 """A case's standing under one rules version: does it hold for that version, and if not, why.
 
 A case holds for the versions from `since` to `until` (both inclusive; without them, every
-version that has the clauses it cites). It was last reviewed ("blessed") against one version,
-`rules_version`, and records the hash of each cited clause's text there (`clause_hashes`).
-For a version V, the registry says how each cited clause's text changed between that version
-and V (`Clause.life`): a change reviewed as `editorial` (or no change) leaves the case valid
-for V with no edit to the case; a `substantive` or `pending` change means the case must be
-read again against V's text. So one review of a clause (`palconf rules review`) settles every
-case that cites it, and a case's other clauses are judged on their own.
+version that has the clauses it cites). It was reviewed ("blessed") against one version or
+more, `rules_version` (a string, or a list in order of publication), and records the hash of
+each cited clause's text in the last of them (`clause_hashes`). For a version V, the
+registry says how each cited clause's text changed between V and the reviewed version
+nearest to it (the last at or before V, else the first after; `Clause.life`): a change
+reviewed as `editorial` (or no change) leaves the case valid for V with no edit to the case;
+a `substantive` or `pending` change means the case must be read again against V's text. So
+one review of a clause (`palconf rules review`) settles every case that cites it, and a
+case's other clauses are judged on their own.
 
 The states, worst first:
 
@@ -15,8 +17,8 @@ The states, worst first:
   cites (the case is of a later version). Not part of V's suite at all.
 - `orphaned`: V no longer has a clause the case cites (removed, or merged into another);
   the case needs an `until` (and, where the rule lives on, a successor).
-- `stale`: a recorded hash is not the hash of that clause's text in the version the case
-  says it was blessed against: the case file or the rules text was edited by hand since.
+- `stale`: a recorded hash is not the hash of that clause's text in the last version the
+  case says it was blessed against: the case file or the rules text was edited by hand since.
 - `unreviewed`: between the blessed version and V a cited clause changed and that change is
   `substantive` (the case must be re-read, then blessed for V or given an `until`) or
   `pending` (nobody has reviewed the change yet).
@@ -56,6 +58,7 @@ class Standing:
     unreviewed: tuple[tuple[str, str, str], ...] = ()
     unblessed: tuple[str, ...] = ()  # cited clauses with no recorded hash
     current: bool = False  # V is the registry's current version
+    reviewed: tuple[str, ...] = ()  # every version it was reviewed against
 
     @property
     def state(self) -> str:
@@ -100,7 +103,7 @@ class Standing:
         if self.unreviewed:
             said = ", ".join(f"{cid} {change} in {at}" for cid, at, change in self.unreviewed)
             parts.append(
-                f"not reviewed for rules {v}: {said} (blessed against {self.blessed}; "
+                f"not reviewed for rules {v}: {said} (reviewed for {', '.join(self.reviewed)}; "
                 f"`palconf rules review` a pending change, re-read a substantive one)"
             )
         if self.state == "unblessed":
@@ -118,7 +121,13 @@ def standing(case: Case, registry: Registry, version: str | None = None) -> Stan
 
     def make(**found: Any) -> Standing:
         return Standing(
-            case.id, case.path, v, case.rules_version, current=v == registry.current, **found
+            case.id,
+            case.path,
+            v,
+            case.rules_version,
+            current=v == registry.current,
+            reviewed=case.reviewed,
+            **found,
         )
 
     if since is not None and at < names.index(since):
@@ -136,8 +145,8 @@ def standing(case: Case, registry: Registry, version: str | None = None) -> Stan
     stale: list[str] = []
     unblessed: list[str] = []
     unreviewed: list[tuple[str, str, str]] = []
-    if blessed is not None:  # (the loader checked it is a version of the registry)
-        b = names.index(blessed)
+    if blessed is not None:  # (the loader checked they are versions of the registry)
+        b = _nearest([names.index(r) for r in case.reviewed], at)
         span = names[b + 1 : at + 1] if at >= b else names[at + 1 : b + 1]
         for c in clauses:
             if c.id not in hashes:
@@ -157,6 +166,11 @@ def standing(case: Case, registry: Registry, version: str | None = None) -> Stan
         unreviewed=tuple(unreviewed),
         unblessed=tuple(unblessed),
     )
+
+
+def _nearest(reviewed: list[int], at: int) -> int:
+    """Of the reviewed versions (indexes), the last at or before `at`, else the first."""
+    return max((r for r in reviewed if r <= at), default=min(reviewed))
 
 
 def _first(text: dict[str, str], names: list[str]) -> int:
