@@ -76,6 +76,13 @@ def test_a_case_reviewed_for_both_versions_holds_for_both(rules_101: Path) -> No
 
 
 def test_a_removed_clause_orphans_the_case_until_it_gets_an_until(rules_101: Path) -> None:
+    (rules_101 / "1.01" / "clauses.toml").write_text(
+        (rules_101 / "1.01" / "clauses.toml")
+        .read_text(encoding="utf-8")
+        .replace('"taunt.3" = { merged_into = "taunt.2" }', '"taunt.3" = {}'),
+        encoding="utf-8",
+    )
+    load_registry.cache_clear()
     r = load_registry()
     s = standing(_case(("taunt.3",)), r, "1.01")
     assert s.state == "orphaned" and s.orphaned == ("taunt.3",) and s.in_suite
@@ -83,6 +90,27 @@ def test_a_removed_clause_orphans_the_case_until_it_gets_an_until(rules_101: Pat
     assert standing(ended, r, "1.01").state == "out-of-range"
     assert "succeeded by x" in standing(ended, r, "1.01").reason()
     assert standing(ended, r, "1.00").state == "valid"
+
+
+def test_a_merge_is_judged_by_its_review(rules_101: Path) -> None:
+    clauses = rules_101 / "1.01" / "clauses.toml"
+    r = load_registry()
+    s = standing(_case(("taunt.3", "taunt.1")), r, "1.01")  # the fixture's merge: not reviewed
+    assert s.state == "unreviewed"
+    assert s.unreviewed == (("taunt.3", "1.01", "merged into taunt.2 (pending)"),)
+    text = clauses.read_text(encoding="utf-8")
+    for change, state in (("editorial", "valid"), ("substantive", "unreviewed")):
+        clauses.write_text(
+            text.replace(
+                'merged_into = "taunt.2" }', f'merged_into = "taunt.2", change = "{change}" }}'
+            ),
+            encoding="utf-8",
+        )
+        load_registry.cache_clear()
+        assert standing(_case(("taunt.3",)), load_registry(), "1.01").state == state, change
+    clauses.write_text(text.replace('"taunt.3" = { merged_into = "taunt.2" }', '"taunt.3" = {}'))
+    load_registry.cache_clear()
+    assert standing(_case(("taunt.3",)), load_registry(), "1.01").state == "orphaned"
 
 
 def test_a_clause_of_a_later_version_keeps_the_case_out_of_the_earlier(rules_101: Path) -> None:

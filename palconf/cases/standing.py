@@ -15,8 +15,11 @@ The states, worst first:
 
 - `out-of-range`: V is outside `since`..`until`, or V does not have yet a clause the case
   cites (the case is of a later version). Not part of V's suite at all.
-- `orphaned`: V no longer has a clause the case cites (removed, or merged into another);
-  the case needs an `until` (and, where the rule lives on, a successor).
+- `orphaned`: V no longer has a clause the case cites, removed with no clause it was
+  merged into; the case needs an `until` (and, where the rule lives on, a successor). A
+  clause merged into another (`[removed]`, `merged_into`) is judged by the merge's review:
+  `editorial`, the rule lives on in that clause and the case holds (that clause's later
+  changes count); `substantive` or `pending`, the case is `unreviewed`.
 - `stale`: a recorded hash is not the hash of that clause's text in the last version the
   case says it was blessed against: the case file or the rules text was edited by hand since.
 - `unreviewed`: between the blessed version and V a cited clause changed and that change is
@@ -37,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palconf.cases.loader import Case
-from palconf.registry import Registry, clause_hash
+from palconf.registry import Clause, Registry, clause_hash
 
 __all__ = ["STATES", "Standing", "standing"]
 
@@ -139,7 +142,8 @@ def standing(case: Case, registry: Registry, version: str | None = None) -> Stan
     later = [c.id for c in clauses if not c.in_version(v) and _first(c.text, names) > at]
     if later:
         return make(out_of_range=f"cites {', '.join(later)}, which rules {v} does not have yet")
-    orphaned = tuple(c.id for c in clauses if not c.in_version(v))
+    merged = {c.id: m for c in clauses if not c.in_version(v) and (m := _merge(c, names, at))}
+    orphaned = tuple(c.id for c in clauses if not c.in_version(v) and c.id not in merged)
     hashes = case.clause_hashes
     blessed = case.rules_version
     stale: list[str] = []
@@ -159,13 +163,33 @@ def standing(case: Case, registry: Registry, version: str | None = None) -> Stan
             for w in span:
                 change = c.life.get(w)
                 if change in ("substantive", "pending"):
-                    unreviewed.append((c.id, w, change))
+                    unreviewed.append((c.id, w, str(change)))
+                elif change == "merged" and c.merge_change[w] != "editorial":
+                    into = c.merged_into[w]
+                    unreviewed.append((c.id, w, f"merged into {into} ({c.merge_change[w]})"))
+            if c.id in merged:  # its rule lives on in another clause: that one's changes
+                into, w = merged[c.id]
+                for after in names[names.index(w) + 1 : at + 1]:
+                    change = registry.clauses[into].life.get(after)
+                    if change in ("substantive", "pending"):
+                        unreviewed.append((into, after, str(change)))
     return make(
         orphaned=orphaned,
         stale=tuple(stale),
         unreviewed=tuple(unreviewed),
         unblessed=tuple(unblessed),
     )
+
+
+def _merge(clause: Clause, names: list[str], at: int) -> tuple[str, str] | None:
+    """(the clause it went into, the version) when `clause` was merged into another at or
+    before version index `at` and is not back since; None when it was simply removed."""
+    for w in reversed(names[: at + 1]):
+        if w in clause.text:
+            return None
+        if clause.life.get(w) == "merged":
+            return clause.merged_into[w], w
+    return None
 
 
 def _nearest(reviewed: list[int], at: int) -> int:

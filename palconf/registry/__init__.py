@@ -19,13 +19,22 @@ import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-import tomli
+from typing import TYPE_CHECKING
 
 from palconf import paths
-from palconf.core.errors import UsageError
 from palconf.core.outcomes import BASE, PROTOCOL
+from palconf.registry.files import (
+    CHANGES,
+    LIVING,
+    RegistryError,
+    VersionClauses,
+    same_text,
+    version_clauses,
+)
+from palconf.registry.files import Reader as _Reader
+from palconf.registry.files import (
+    lives as lives_of,
+)
 
 if TYPE_CHECKING:
     from palconf.oracle import Rules
@@ -33,29 +42,23 @@ if TYPE_CHECKING:
 __all__ = [
     "BASE",
     "CHANGES",
+    "LIVING",
     "PROTOCOL",
     "Clause",
     "Registry",
     "RegistryError",
     "clause_hash",
     "load",
+    "same_text",
 ]
 
 HASH_LEN = 12
-#: What a clause's text change in a version is: the review's verdict, or `pending` before it.
-CHANGES = ("editorial", "substantive", "pending")
-#: A clause's life in a version: `added`, `unchanged`, one of CHANGES, `removed`, `merged`.
-LIVING = ("added", "unchanged", *CHANGES)
 
 
 def clause_hash(text: str) -> str:
     """The short hash a case records of a clause's text when it is blessed (white space
     folded, so re-wrapping a sentence changes nothing)."""
     return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:HASH_LEN]
-
-
-def same_text(a: str, b: str) -> bool:
-    return a.split() == b.split()
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,9 @@ class Clause:
     life: dict[str, str] = field(default_factory=dict)
     summaries: dict[str, str] = field(default_factory=dict)  # version → summary from then on
     merged_into: dict[str, str] = field(default_factory=dict)  # version → clause id
+    #: version → what merging it into `merged_into` did to the rule: `editorial` (its cases
+    #: hold on, as of the clause it went into), `substantive`, or `pending` (not reviewed)
+    merge_change: dict[str, str] = field(default_factory=dict)
 
     def in_version(self, version: str) -> bool:
         return version in self.text
@@ -223,138 +229,6 @@ def _import_rules(ref: str, where: str, path: Path | None, base: type[Rules]) ->
     return found
 
 
-class RegistryError(UsageError):
-    """The registry (or a clauses file it names) is missing, unreadable, not TOML, or lacks a
-    table or field, or has one of the wrong type: the message names the file and the field."""
-
-
-class _Reader:
-    """Typed access to one TOML file's tables, each miss a `RegistryError` with the path."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        try:
-            self.data = tomli.loads(path.read_text(encoding="utf-8"))
-        except OSError as e:
-            raise RegistryError(
-                f"cannot read the rules registry {path}: {e.strerror or e}"
-            ) from None
-        except (UnicodeDecodeError, tomli.TOMLDecodeError) as e:
-            raise RegistryError(f"the rules registry {path} is not valid TOML: {e}") from None
-
-    def fail(self, where: str, what: str) -> RegistryError:
-        return RegistryError(f"the rules registry {self.path}: {where}: {what}")
-
-    def table(
-        self, parent: dict[str, Any], key: str, where: str, *, required: bool = True
-    ) -> dict[str, Any]:
-        value = parent.get(key, None if required else {})
-        if value is None:
-            raise self.fail(where, "missing")
-        if not isinstance(value, dict):
-            raise self.fail(where, f"must be a table, not {type(value).__name__}")
-        return dict(value)
-
-    def text(self, parent: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
-        value = parent.get(key, default)
-        if value is None:
-            raise self.fail(where, "missing")
-        if not isinstance(value, str):
-            raise self.fail(where, f"must be a string, not {type(value).__name__}")
-        return str(value)
-
-
-@dataclass
-class _VersionClauses:
-    """One version's clauses file, as read: text, declared change and summary per clause,
-    and the clauses it drops with what they were merged into."""
-
-    text: dict[str, str] = field(default_factory=dict)
-    change: dict[str, str] = field(default_factory=dict)
-    summary: dict[str, str] = field(default_factory=dict)
-    merged_into: dict[str, str] = field(default_factory=dict)
-    removed: set[str] = field(default_factory=set)
-
-
-def _version_clauses(path: Path) -> _VersionClauses:
-    """`rules/<version>/clauses.toml`: each clause a string (its text) or a table `{text,
-    change, summary}`; `[removed]` the clauses dropped, each `{merged_into = "id"}` or `{}`."""
-    per = _Reader(path)
-    out = _VersionClauses()
-    table = per.table(per.data, "clauses", "clauses", required=False)
-    for cid, entry in table.items():
-        where = f"clauses.{cid}"
-        if isinstance(entry, str):
-            out.text[cid] = entry
-            continue
-        entry = per.table(table, cid, where)
-        out.text[cid] = per.text(entry, "text", f"{where}.text")
-        if "change" in entry:
-            change = per.text(entry, "change", f"{where}.change")
-            if change not in CHANGES:
-                raise per.fail(f"{where}.change", f"must be one of {', '.join(CHANGES)}")
-            out.change[cid] = change
-        if "summary" in entry:
-            out.summary[cid] = per.text(entry, "summary", f"{where}.summary")
-        unknown = set(entry) - {"text", "change", "summary"}
-        if unknown:
-            raise per.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
-    removed = per.table(per.data, "removed", "removed", required=False)
-    for cid in removed:
-        entry = per.table(removed, cid, f"removed.{cid}")
-        out.removed.add(cid)
-        if "merged_into" in entry:
-            out.merged_into[cid] = per.text(entry, "merged_into", f"removed.{cid}.merged_into")
-    return out
-
-
-def _lives(
-    reader: _Reader, order: list[str], read: dict[str, _VersionClauses], known: set[str]
-) -> dict[str, dict[str, str]]:
-    """Each clause's life, version by version, checked: a clause changed or dropped in a
-    version says so against the version before; ids are never reused."""
-    lives: dict[str, dict[str, str]] = {cid: {} for cid in known}
-    before: dict[str, str] = {}  # clause → its text in the version before
-    gone: set[str] = set()
-    for v in order:
-        now = read[v]
-        for cid in sorted(set(now.text) | now.removed | set(now.change)):
-            if cid not in known:
-                raise reader.fail(
-                    f"versions.{v}.clauses",
-                    f"clause {cid!r} is not in [clauses] of the registry",
-                )
-        for cid, text in now.text.items():
-            where = f"versions.{v}: clause {cid}"
-            if cid in gone:
-                raise reader.fail(where, "was removed in an earlier version: ids are never reused")
-            if cid in now.removed:
-                raise reader.fail(where, "is both in [clauses] and in [removed]")
-            if cid not in before:
-                lives[cid][v] = "added"
-            elif same_text(before[cid], text):
-                if cid in now.change:
-                    raise reader.fail(where, "has a `change` but its text did not change")
-                lives[cid][v] = "unchanged"
-            else:
-                lives[cid][v] = now.change.get(cid, "pending")
-        for cid in set(before) - set(now.text):
-            lives[cid][v] = "merged" if cid in now.merged_into else "removed"
-            into = now.merged_into.get(cid)
-            if into is not None and into not in now.text:
-                raise reader.fail(
-                    f"versions.{v}: removed.{cid}.merged_into",
-                    f"names {into!r}, which version {v} does not have",
-                )
-            gone.add(cid)
-        for cid in now.removed - set(before):
-            raise reader.fail(
-                f"versions.{v}: removed.{cid}", "the version before has no such clause"
-            )
-        before = dict(now.text)
-    return lives
-
-
 @lru_cache(maxsize=4)
 def load(path: Path | None = None) -> Registry:
     """The registry at `path` (default: `rules/registry.toml`), every table and field it needs
@@ -364,17 +238,17 @@ def load(path: Path | None = None) -> Registry:
     data = reader.data
     versions = reader.table(data, "versions", "versions")
     clause_table = reader.table(data, "clauses", "clauses")
-    read: dict[str, _VersionClauses] = {}
+    read: dict[str, VersionClauses] = {}
     for version in versions:
         meta = reader.table(versions, version, f"versions.{version}")
         reader.text(meta, "file", f"versions.{version}.file")
         if "oracle" in meta:
             reader.text(meta, "oracle", f"versions.{version}.oracle")
-        read[version] = _VersionClauses()
+        read[version] = VersionClauses()
         if "clauses" in meta:  # rules/<version>/clauses.toml: clause id → text in that version
             name = reader.text(meta, "clauses", f"versions.{version}.clauses")
-            read[version] = _version_clauses(path.parent / name)
-    lives = _lives(reader, list(versions), read, set(clause_table))
+            read[version] = version_clauses(path.parent / name)
+    lives = lives_of(reader, list(versions), read, set(clause_table))
     clauses = {}
     for cid in clause_table:
         c = reader.table(clause_table, cid, f"clauses.{cid}")
@@ -392,6 +266,7 @@ def load(path: Path | None = None) -> Registry:
             life=lives[cid],
             summaries={v: r.summary[cid] for v, r in read.items() if cid in r.summary},
             merged_into={v: r.merged_into[cid] for v, r in read.items() if cid in r.merged_into},
+            merge_change={v: r.merge_change[cid] for v, r in read.items() if cid in r.merged_into},
         )
     keywords = reader.table(data, "keywords", "keywords")
     for clause in clauses.values():
