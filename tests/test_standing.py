@@ -157,3 +157,18 @@ def test_the_loader_checks_the_version_fields(rules_101: Path, tmp_path: Path) -
     (folder / "x").mkdir(parents=True)
     (folder / "x" / src.name).write_text(text.replace("\ntitle", '\nuntil = "1.00"\ntitle', 1))
     assert load_cases(folder)[0].until == "1.00"
+
+
+def test_only_a_merge_has_a_change_among_the_removed(rules_101: Path) -> None:
+    from palconf.registry import RegistryError
+
+    clauses = rules_101 / "1.01" / "clauses.toml"
+    text = clauses.read_text(encoding="utf-8")
+    for entry, words in (
+        ('{ change = "editorial" }', "removed.taunt.3.change: only a clause merged"),
+        ('{ merged_into = "taunt.2", change = "minor" }', "removed.taunt.3.change: must be one"),
+    ):
+        clauses.write_text(text.replace('{ merged_into = "taunt.2" }', entry), encoding="utf-8")
+        load_registry.cache_clear()
+        with pytest.raises(RegistryError, match=words):
+            load_registry()
