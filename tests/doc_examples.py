@@ -107,8 +107,9 @@ def prepare(tmp: Path) -> dict[str, str]:
     return env
 
 
-def run_document(doc: Path, tmp: Path) -> list[tuple[str, str]]:
-    """Run every block of `doc` in `tmp`; returns (command, output) of each command."""
+def run_document(doc: Path, tmp: Path) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """Run every block of `doc` in `tmp`; returns (command, output) of each command, and the
+    environment they ran in."""
     env = prepare(tmp)
     ran: list[tuple[str, str]] = []
     for m in FENCE.finditer(doc.read_text(encoding="utf-8")):
@@ -148,4 +149,4 @@ def run_document(doc: Path, tmp: Path) -> list[tuple[str, str]]:
                         f"{cmd.status}\n{output}"
                     )
                 check_output(cmd, output)
-    return ran
+    return ran, env
