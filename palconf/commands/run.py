@@ -256,8 +256,9 @@ def main(args: argparse.Namespace) -> int:
                 f"none of the {len(cases)} case(s) selected is of rules {rules} "
                 f"(they hold for other versions: see `palconf list cases --rules {rules}`)"
             )
-        cases = [c for c in cases if (c in runnable or any(c is u for u, _ in unfit))]
         not_fit = {c.id: why for c, why in unfit}
+        suite = {c.id for c in runnable} | set(not_fit)
+        cases = [c for c in cases if c.id in suite]
         if args.results:  # locked for the run; with --resume, what it holds (one rule)
             out = ResultsWriter.open(
                 args.results, resume=args.resume, mixed_ok=args.resume_other_engine
