@@ -17,38 +17,51 @@ from typing import TYPE_CHECKING, Any
 
 from palconf import paths
 from palconf.cases.errors import CaseError
+from palconf.cases.keywords import CASE_NUMBER, keyword_pattern, lexicon
 from palconf.core.schema import Check, Compiler, python_pattern
-from palconf.oracle.keywords import KEYWORD_NAMES, WHEN_KEYWORD
-from palconf.oracle.model import StateError
-from palconf.oracle.rules import Rules
+from palconf.oracle.model import StateError, load_state
 from palconf.registry import Registry
+from palconf.registry import load as load_registry
 
 if TYPE_CHECKING:
     import jsonschema
 
 
 NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
-#: How keywords are written on a card, and the keyword an ability's `when` names: the
-#: oracle's own tables (oracle/model.py), so the two never disagree.
-KEYWORD_OF_WORD = KEYWORD_NAMES
 
 
 #: The refusals a setup step may demand (`P-state`); every other code is an action's REASON.
 SETUP_ERRORS = ("invalid-state", "unsupported")
 
 
-@lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
+def schema(registry: Registry | None = None) -> dict[str, Any]:
+    """The case schema with the keywords of every version of `registry` (default: the
+    project's): palconf/schemas/case.schema.json with its `keyword` pattern rebuilt
+    (`palconf.cases.keywords`). The same object while the keywords are the same."""
+    return _schema(_pattern(registry))
+
+
+def _pattern(registry: Registry | None) -> str:
+    return keyword_pattern(registry or load_registry(), CASE_NUMBER)
+
+
+@lru_cache(maxsize=4)
+def _schema(pattern: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(paths.CASE_SCHEMA.read_text(encoding="utf-8"))
+    data["$defs"]["keyword"]["pattern"] = pattern
     return data
 
 
-@lru_cache(maxsize=1)
-def validator() -> jsonschema.protocols.Validator:
+def validator(registry: Registry | None = None) -> jsonschema.protocols.Validator:
+    return _validator(_pattern(registry))
+
+
+@lru_cache(maxsize=4)
+def _validator(pattern: str) -> jsonschema.protocols.Validator:
     import jsonschema
 
-    cls = jsonschema.validators.validator_for(schema())
-    checker: jsonschema.protocols.Validator = _exact_patterns(cls)(schema())
+    cls = jsonschema.validators.validator_for(_schema(pattern))
+    checker: jsonschema.protocols.Validator = _exact_patterns(cls)(_schema(pattern))
     return checker
 
 
@@ -66,11 +79,15 @@ def _exact_patterns(cls: type[jsonschema.protocols.Validator]) -> type[Any]:
     return extended
 
 
-@lru_cache(maxsize=1)
-def fast_check() -> Check:
+def fast_check(registry: Registry | None = None) -> Check:
     """A yes/no check of a case against the schema, some forty times quicker than
     jsonschema; jsonschema runs only on a file that fails it, to say what is wrong."""
-    return Compiler({"case": schema()}).compile(schema(), "case")
+    return _fast_check(_pattern(registry))
+
+
+@lru_cache(maxsize=4)
+def _fast_check(pattern: str) -> Check:
+    return Compiler({"case": _schema(pattern)}).compile(_schema(pattern), "case")
 
 
 # ---------------------------------------------------------------- locating a field's line
@@ -176,16 +193,17 @@ def _state_ids(setup: dict[str, Any]) -> tuple[list[str], set[str]]:
     return ids, structures
 
 
-def needed_keywords(setup: Any) -> set[str]:
+def needed_keywords(setup: Any, registry: Registry | None = None) -> set[str]:
     """The keywords a STATE uses: on its cards, and by its abilities' timing
-    (docs/case-format.md)."""
+    (docs/case-format.md); the words are those of `registry` (default: the project's)."""
     needs: set[str] = set()
+    lex = lexicon(registry or load_registry())
 
     def card(c: Any) -> None:
         if not isinstance(c, dict):
             return
         for kw in c.get("keywords", []) if isinstance(c.get("keywords"), list) else []:
-            kid = KEYWORD_OF_WORD.get(kw.split(" ")[0]) if isinstance(kw, str) else None
+            kid = lex.words.get(kw.split(" ")[0]) if isinstance(kw, str) else None
             if kid == "quick" and c.get("kind") != "event":
                 continue  # ignored on a Pal or structure
             if kid:
@@ -193,8 +211,8 @@ def needed_keywords(setup: Any) -> set[str]:
         for ab in c.get("abilities", []) if isinstance(c.get("abilities"), list) else []:
             if not isinstance(ab, dict):
                 continue
-            if isinstance(ab.get("when"), str) and ab["when"] in WHEN_KEYWORD:
-                needs.add(WHEN_KEYWORD[ab["when"]])
+            if isinstance(ab.get("when"), str) and ab["when"] in lex.whens:
+                needs.add(lex.whens[ab["when"]])
             elif ab.get("quick") is True:
                 needs.add("quick")
         for p in c.get("assigned", []) if isinstance(c.get("assigned"), list) else []:
@@ -257,11 +275,14 @@ def _id_line(text: str, cid: str, nth: int = 0, start: int = 1) -> int | None:
     return hits[nth] if len(hits) > nth else None
 
 
-def state_errors(state: Any, path: list[str | int], file: str, text: str) -> list[CaseError]:
+def state_errors(
+    state: Any, path: list[str | int], file: str, text: str, registry: Registry | None = None
+) -> list[CaseError]:
     """A STATE the oracle does not load (`P-state`: an event in `battle`, more Pals than
-    slots, …): the case's setup, or a setup step it expects to be accepted."""
+    slots, …): the case's setup, or a setup step it expects to be accepted. The keywords it
+    may write are those of every version of `registry` (default: the project's)."""
     try:
-        Rules.from_state(state)
+        load_state(state, lexicon(registry or load_registry()))
     except StateError as e:
         start = locate(text, path) or 1
         line: int | None = start
@@ -319,13 +340,13 @@ def semantic_errors(
             )
         seen.add(cid)
     if len(seen) == len(ids):  # (duplicates are said above)
-        errors += state_errors(data["setup"], ["setup"], file, text)
+        errors += state_errors(data["setup"], ["setup"], file, text, registry)
     n_actions = len(data["actions"])
     refused_actions = {e.get("after", n_actions) - 1 for e in data["expect"] if "refused" in e}
     setup_steps = {i for i, a in enumerate(data["actions"]) if "setup" in a}
     for i in sorted(setup_steps - refused_actions):  # an accepted setup step: its ids count
         step = data["actions"][i]["setup"]
-        illegal = state_errors(step, ["actions", i, "setup"], file, text)
+        illegal = state_errors(step, ["actions", i, "setup"], file, text, registry)
         errors += illegal
         if not illegal:
             seen |= set(_state_ids(step)[0])

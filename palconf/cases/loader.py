@@ -210,10 +210,11 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
     )
     keywords = _groups(data.get("clauses", []), data.get("rules", []), registry)
     steps = tuple(_step(a) for a in data["actions"])
-    needs = needed_keywords(data["setup"]) | {k for k in keywords if k not in (BASE, PROTOCOL)}
+    needs = needed_keywords(data["setup"], registry)
+    needs |= {k for k in keywords if k not in (BASE, PROTOCOL)}
     for step in steps:
         if step.kind == "setup":
-            needs |= needed_keywords(step.body)
+            needs |= needed_keywords(step.body, registry)
     return Case(
         id=data["id"],
         title=data["title"],
@@ -275,7 +276,7 @@ def _load(
     if isinstance(data, CaseError):
         return None, [data]
     try:
-        errors = schema_errors(data, rel, text)
+        errors = schema_errors(data, rel, text, registry)
         if errors:
             return None, errors
         odd = foreign_value(data, rel, text)  # where the schema lets any value through

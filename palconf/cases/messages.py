@@ -20,6 +20,9 @@ from palconf.cases.checks import (
     validator,
 )
 from palconf.cases.errors import CaseError
+from palconf.cases.keywords import known_keywords
+from palconf.registry import Registry
+from palconf.registry import load as load_registry
 
 if TYPE_CHECKING:
     import jsonschema
@@ -255,7 +258,8 @@ def _explain(err: jsonschema.ValidationError, prefix: list[str | int]) -> Found:
         return [(path, message)]
     if v == "pattern" and isinstance(value, str):
         if "keywords" in path:
-            return [(path, f"unknown keyword {_show(value)}; known: {KNOWN_KEYWORDS}")]
+            words = known_keywords(load_registry())
+            return [(path, f"unknown keyword {_show(value)}; known: {words}")]
         return [(path, f"{_show(value)} is not of the form {rule!r}")]
     if v == "not" and isinstance(rule, dict):
         if "enum" in rule:
@@ -269,13 +273,6 @@ def _explain(err: jsonschema.ValidationError, prefix: list[str | int]) -> Found:
             whose = f"{article} {kind} card" if isinstance(kind, str) else "this table"
             return [(path + keys[:1], f"{whose} may not have {_fields(keys)}")]
     return [(path, _rule_message(err))]
-
-
-#: The keywords a card may carry, as a message lists them.
-KNOWN_KEYWORDS = (
-    "Quick, Brave N, Serious N, Interrupt, Vigilance, Taunt, Stealth, Retaliate, "
-    "Nocturnal, Breakthrough, Assault"
-)
 
 
 def _unknown_field(key: str, known: list[str], path: list[str | int]) -> str:
@@ -315,11 +312,15 @@ def _rule_message(err: jsonschema.ValidationError) -> str:
     return message if len(message) <= 200 else message[:199] + "…"
 
 
-def schema_errors(data: dict[str, Any], file: str, text: str) -> list[CaseError]:
-    if fast_check()(data):
+def schema_errors(
+    data: dict[str, Any], file: str, text: str, registry: Registry | None = None
+) -> list[CaseError]:
+    """What is wrong with a case against the schema of `registry`'s keywords (default: the
+    project's registry, which is also the one the messages name keywords from)."""
+    if fast_check(registry)(data):
         return []
     found: Found = []
-    for err in validator().iter_errors(data):
+    for err in validator(registry).iter_errors(data):
         found += _explain(err, [])
     errors = [CaseError(file, m, locate(text, p), None, _path_str(p)) for p, m in found]
     errors = list(dict.fromkeys(errors))  # one message once

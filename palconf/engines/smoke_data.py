@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palconf.core import EngineInfo, terminal_safe
-from palconf.oracle.keywords import KEYWORD_IDS
+from palconf.registry import load as load_registry
 
 #: The STATE `smoke` loads: two plain Pals, no keyword, nothing an engine may lack.
 STATE: dict[str, Any] = {
@@ -166,7 +166,8 @@ def hello_checks(info: EngineInfo) -> list[Check]:
     checks = [
         Check("hello", "ok", terminal_safe(f"{info.name} {info.version}; keywords: {names}", LIMIT))
     ]
-    unknown = sorted(set(info.keywords) - set(KEYWORD_IDS))
+    known = list(load_registry().keywords)  # of every rules version the registry carries
+    unknown = sorted(set(info.keywords) - set(known))
     if unknown:
         checks.append(
             Check(
@@ -175,7 +176,7 @@ def hello_checks(info: EngineInfo) -> list[Check]:
                 terminal_safe(
                     f"not keyword ids of the protocol (ignored): {', '.join(unknown)}", LIMIT
                 ),
-                f"Use the ids of docs/protocol.md: {', '.join(KEYWORD_IDS)}.",
+                f"Use the ids of docs/protocol.md: {', '.join(known)}.",
             )
         )
     if not info.keywords:
