@@ -10,6 +10,7 @@ import tomli
 
 from palconf import paths
 from palconf.authoring.lint import interaction_pairs, pair_cases, pair_key
+from palconf.cases.loader import Case
 from palconf.commands import (
     add_case_options,
     add_rules_option,
@@ -18,7 +19,6 @@ from palconf.commands import (
     select_cases,
     split_by_standing,
 )
-from palconf.cases.loader import Case
 from palconf.engines.options import Number, numbers_help
 from palconf.registry import Registry
 
@@ -71,9 +71,7 @@ def main(args: argparse.Namespace) -> int:
     version = chosen_rules(registry, args.rules)
     selected = select_cases(args, registry)
     cases, unfit, _others = split_by_standing(selected, registry, version)
-    clauses: dict[str, list[str]] = {
-        c.id: [] for c in registry.clauses_in(version) if c.testable
-    }
+    clauses: dict[str, list[str]] = {c.id: [] for c in registry.clauses_in(version) if c.testable}
     for case in cases:
         for cid in case.clauses:
             clauses.setdefault(cid, []).append(case.id)

@@ -1,4 +1,4 @@
-"""`palconf list [cases|keywords|clauses|versions]`: what the suite holds, one line per item or JSON.
+"""`palconf list [cases|keywords|clauses|versions]`: what the suite holds, one line each, or JSON.
 
 Plain output is one line per item, in aligned columns, every text from the files made
 terminal-safe; `--json` prints one JSON document (keys sorted, ASCII only). The case options
