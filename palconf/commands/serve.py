@@ -10,7 +10,7 @@ from typing import IO
 
 from palconf.core import json_read
 from palconf.core.errors import UsageError
-from palconf.oracle import Session
+from palconf.oracle import Rules, Session
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,6 +24,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="NAME",
         help="serve the mutant NAME instead of the oracle (a deliberate misreading "
         "of the rules: see `palconf mutants --list`)",
+    )
+    p.add_argument(
+        "--rules",
+        default=None,
+        metavar="VERSION",
+        help="serve the oracle of this rules version (with --mutant: the mutant as a "
+        "misreading of it); default: the oracle `Rules` of the first version, as ever",
     )
     p.set_defaults(func=main)
 
@@ -49,12 +56,20 @@ def serve(session: Session, inp: IO[str], out: IO[str]) -> int:
 def main(args: argparse.Namespace) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8: bad-json, no crash
         sys.stdin.reconfigure(errors="replace")
+    oracle, version = Rules, None
+    if getattr(args, "rules", None):
+        from palconf.commands import chosen_rules, registry_or_exit
+
+        registry = registry_or_exit()
+        version = chosen_rules(registry, args.rules)
+        oracle = registry.oracle(version)
     if getattr(args, "mutant", None):
         from palconf import mutants
 
         try:
-            m = mutants.get(args.mutant)
-        except KeyError as e:
+            m = mutants.for_rules(mutants.get(args.mutant), oracle)
+        except (KeyError, ValueError) as e:
             raise UsageError(f"{e.args[0]}") from None
-        return serve(Session(m.rules, name=f"palconf-mutant:{m.name}"), sys.stdin, sys.stdout)
-    return serve(Session(), sys.stdin, sys.stdout)
+        session = Session(m.rules, name=f"palconf-mutant:{m.name}", rules_version=version)
+        return serve(session, sys.stdin, sys.stdout)
+    return serve(Session(oracle, rules_version=version), sys.stdin, sys.stdout)
