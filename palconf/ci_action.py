@@ -2,10 +2,12 @@
 CI can run the same way:
 
     python -m palconf.ci_action --engine-cmd CMD [--expectations FILE] [--baseline FILE]
-                                [--out DIR]
+                                [--rules VERSION] [--out DIR]
 
 1. `palconf run --engine-cmd CMD --results DIR/results.jsonl --report DIR/report`
-   (with `--expectations FILE`: the engine's known failures count as xfail);
+   (with `--expectations FILE`: the engine's known failures count as xfail; with
+   `--rules VERSION`: the cases and oracle of that rules version, else the one the engine's
+   hello names, else the current one);
 2. the report's Markdown summary (DIR/report/report.md) is appended to the file named by
    `GITHUB_STEP_SUMMARY`, when it is set (the job's summary page on GitHub);
 3. the JUnit XML is copied to DIR/junit.xml, for a test reporter;
@@ -88,6 +90,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--engine-cmd", required=True, help="the engine's command (protocol v1)")
     p.add_argument("--expectations", type=Path, help="the engine's known outcomes (TOML)")
     p.add_argument("--baseline", type=Path, help="an earlier results file to compare with")
+    p.add_argument(
+        "--rules",
+        metavar="VERSION",
+        help="the rules version to run (palconf run --rules; default: the engine's, else "
+        "the current one)",
+    )
     p.add_argument("--out", type=Path, default=Path("palconf-results"), help="output folder")
     args = p.parse_args(argv)
 
@@ -110,6 +118,8 @@ def _main(args: argparse.Namespace) -> int:
     run_args += ["--report", str(report)]
     if args.expectations is not None:
         run_args += ["--expectations", str(args.expectations)]
+    if args.rules:  # (an empty action input: the default)
+        run_args += ["--rules", args.rules]
     run = _palconf(*run_args)
     _say(run.stdout)
     sys.stderr.write(run.stderr)

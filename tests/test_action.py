@@ -73,7 +73,7 @@ def test_the_action_declares_its_inputs_and_runs_the_module() -> None:
     assert action["runs"]["using"] == "composite"
     inputs = action["inputs"]
     assert inputs["engine-command"]["required"] is True
-    for optional in ("expectations", "baseline", "python-version"):
+    for optional in ("expectations", "baseline", "rules", "python-version"):
         assert inputs[optional]["required"] is False
     runs = [s["run"] for s in action["runs"]["steps"] if "run" in s]
     assert any("python -m palconf.ci_action" in r for r in runs)
@@ -151,6 +151,24 @@ def test_an_engine_that_cannot_start_is_a_message(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     proc, _, _ = ci(tmp_path, "--engine-cmd", SERVE, "--baseline", str(tmp_path / "nope.jsonl"))
     assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_the_rules_input_chooses_the_version_and_an_unknown_one_is_a_message(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    proc, summary, output = ci(tmp_path, "--engine-cmd", SERVE, "--rules", "1.00")
+    assert proc.returncode == 0, proc.stderr
+    results = tmp_path / outputs(output)["results"]
+    meta = json.loads(results.read_text(encoding="utf-8").splitlines()[0])["meta"]
+    assert meta["rules_version"] == "1.00"
+    assert "1.00" in summary.read_text(encoding="utf-8")
+    (tmp_path / "again").mkdir()
+    proc, summary, _ = ci(tmp_path / "again", "--engine-cmd", SERVE, "--rules", "9.99")
+    assert proc.returncode == 2
+    assert "9.99" in proc.stderr and "Traceback" not in proc.stderr
+    assert "could not run" in summary.read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------- class 4: action inputs

@@ -59,6 +59,7 @@ def test_list_cases_json_is_the_documented_document(
                 "rules": ["B-12"],
                 "interpretations": [],
                 "title": "Brave 200 attacker has 3200 power after declaring",
+                "state": "unblessed",
             },
             {
                 "id": "stealth-sample",
@@ -68,6 +69,7 @@ def test_list_cases_json_is_the_documented_document(
                 "rules": [],
                 "interpretations": [],
                 "title": "Stealth attacker cannot be blocked by a standing Pal",
+                "state": "unblessed",
             },
         ],
     }

@@ -12,12 +12,19 @@ from typing import Any
 
 from palconf import paths
 from palconf.cases.loader import Case, CaseLoadError, load_cases
-from palconf.commands import add_display_options, case_file, cases_help, registry_or_exit
+from palconf.commands import (
+    add_display_options,
+    add_rules_option,
+    case_file,
+    cases_help,
+    chosen_rules,
+    registry_or_exit,
+)
 from palconf.core import EngineFault, Result, terminal_safe
 from palconf.core.compare import show
 from palconf.core.errors import UsageError
 from palconf.engines.options import add_engine_options, make_engine
-from palconf.engines.oracle_engine import OracleEngine
+from palconf.engines.oracle_engine import OracleEngine, oracle_of
 from palconf.explain.board import render_board
 from palconf.explain.side_by_side import StepView, explain_steps
 from palconf.explain.transcript import Recorder
@@ -37,8 +44,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "engine's answer (and the oracle's), the fields that differ, the engine's whole "
         "OBSERVED against the oracle's, and what changed. Every step is played, also after "
         "the first that goes wrong; the verdict at the end is `palconf run`'s. Exit 0 when "
-        "the case passes (or is skipped), 1 when not, 2 for an unknown case or an engine "
-        "that cannot be started.",
+        "the case passes (or is skipped), 1 when not, 2 for an unknown case, a case that "
+        "does not hold for the rules version (--rules, else the engine's hello, else the "
+        "current one) or an engine that cannot be started.",
     )
     p.add_argument("case", metavar="CASE", help="a case id (a glob matching one), or a case file")
     p.add_argument("--cases", type=Path, default=None, metavar="DIR", help=cases_help())
@@ -49,6 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="write the exact exchange with the engine (JSON lines) for `palconf replay`",
     )
     add_engine_options(p, required=False)
+    add_rules_option(p)
     add_display_options(p)
     p.set_defaults(func=main)
 
@@ -84,7 +93,10 @@ def _json(value: Any) -> str:
     return terminal_safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False), LIMIT)
 
 
-def print_header(case: Case, registry: Registry, folder: Path | None, paint: Paint) -> None:
+def print_header(
+    case: Case, registry: Registry, folder: Path | None, paint: Paint, version: str | None = None
+) -> None:
+    version = version or registry.current
     print(paint(case.id, "bold"))
     print(f"  {terminal_safe(case.title, LIMIT)}")
     print(f"  file: {terminal_safe(case_file(case.path, folder))}")
@@ -92,7 +104,7 @@ def print_header(case: Case, registry: Registry, folder: Path | None, paint: Pai
         print("\nclauses")
         for cid in case.clauses:
             clause = registry.clauses.get(cid)
-            text = clause.text.get(registry.current, clause.summary) if clause else ""
+            text = clause.text.get(version, registry.summary_in(cid, version)) if clause else ""
             print(f"  {cid}  {_block(text)}")
     if case.rules:
         print("\nrules")
@@ -158,10 +170,16 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError(f"{terminal_safe(found, 3000, keep_newlines=True)}") from None
     case = found
     paint = Paint(use_color(sys.stdout, args.color))
-    engine = make_engine(args)
+    asked = chosen_rules(registry, args.rules) if args.rules else None
+    engine = make_engine(args, rules=asked or registry.current)
     is_oracle = isinstance(engine, OracleEngine)
     try:
         engine.start()
+        version = chosen_rules(registry, asked, engine.info.rules)
+        unfit = not_for(case, registry, version)
+        if unfit:
+            engine.close()
+            raise UsageError(unfit)
         result = run_case(engine, case)
         engine.close()
         recorder = Recorder(engine)
@@ -169,13 +187,18 @@ def main(args: argparse.Namespace) -> int:
     except EngineFault as e:
         engine.close()
         raise UsageError(f"the engine did not start: {terminal_safe(e.message)}") from None
-    oracle = None if is_oracle else OracleEngine()
+    oracle = None if is_oracle else oracle_of(version, registry)
     try:
         if oracle is not None:
             oracle.start()
-        print_header(case, registry, args.cases, paint)
+        print_header(case, registry, args.cases, paint, version)
         info = engine.info
-        print(f"\nengine: {terminal_safe(info.name, 200)} {terminal_safe(info.version, 100)}")
+        print(
+            f"\nengine: {terminal_safe(info.name, 200)} {terminal_safe(info.version, 100)} "
+            f"(rules {version}"
+            + ("" if oracle is None else f"; oracle beside it: {registry.oracle(version).__name__}")
+            + ")"
+        )
         missing = sorted(case.needs - info.keywords)
         if missing:
             print(f"  it does not implement {', '.join(missing)}: the case is skipped")
@@ -191,6 +214,21 @@ def main(args: argparse.Namespace) -> int:
         print(f"\nwrote the exchange to {args.transcript} (palconf replay {args.transcript} ...)")
     print_verdict(result, paint)
     return 0 if result.outcome in ("pass", "skip") else 1
+
+
+def not_for(case: Case, registry: Registry, version: str) -> str:
+    """Why `case` is not run against rules `version` ("" when it is)."""
+    from palconf.cases.standing import standing
+
+    s = standing(case, registry, version)
+    if s.runs:
+        return ""
+    if not s.in_suite:
+        return f"{case.id} is not a case of rules {version}: it {s.reason()}"
+    return (
+        f"{case.id} does not hold for rules {version} as it stands: {s.reason()} "
+        f"(see `palconf rules status --rules {version}`)"
+    )
 
 
 def print_verdict(result: Result, paint: Paint) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from palconf.commands import add_rules_option
 from palconf.core.errors import UsageError
 from palconf.engines.options import (
     Number,
@@ -51,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "'python my_engine.py'; 'palconf serve' fuzzes the oracle "
         "itself",
     )
+    add_rules_option(p)
     p.add_argument(
         "--examples",
         type=EXAMPLES,

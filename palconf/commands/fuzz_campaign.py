@@ -13,11 +13,12 @@ from typing import IO
 
 import tomli_w
 
+from palconf.commands import chosen_rules, registry_or_exit
 from palconf.core import Engine, EngineFault, Outcome, terminal_safe
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import UnsafeWrite
 from palconf.engines.options import make_engine
-from palconf.engines.oracle_engine import OracleEngine
+from palconf.engines.oracle_engine import oracle_of
 from palconf.generators._edges import EDGE_NAMES
 from palconf.generators.differential import REASONS, Difference, FuzzReport, format_difference, fuzz
 from palconf.generators.export import ExportError, case_from_difference, write_case
@@ -67,15 +68,16 @@ class Progress:
         )
 
 
-def verify_export(path: Path, engine: Engine) -> list[str]:
-    """Run the exported case on the oracle and on the engine; say what happened."""
+def verify_export(path: Path, engine: Engine, version: str | None = None) -> list[str]:
+    """Run the exported case on the oracle (of rules `version`; default: the current one)
+    and on the engine; say what happened."""
     from palconf.cases.loader import load_case
     from palconf.running.runner import run_case
 
     case, errors = load_case(path)
     if case is None:
         return [f"the exported case does not load: {e}" for e in errors]
-    oracle = OracleEngine()
+    oracle = oracle_of(version)
     oracle.start()
     on_oracle = run_case(oracle, case)
     try:
@@ -113,18 +115,24 @@ def print_stderr_tail(stderr: str) -> None:
 
 def main_parallel(args: argparse.Namespace) -> int:
     """`--workers N` above 1: N processes, each with its own engine (generators.parallel);
-    the parent starts one more only to write a transcript or check an exported case."""
+    the parent starts one more only to write a transcript or check an exported case. The
+    rules version is --rules, else the current one (the workers' engines are started in
+    the workers: their hello is not read here)."""
+    registry = registry_or_exit()
+    args.rules_version = chosen_rules(registry, args.rules)
     print(
         f"palconf fuzz: {args.workers} worker(s), each with its own engine "
-        f"({terminal_safe(args.engine_cmd, 200)}); {args.examples} game(s) in all, seed "
+        f"({terminal_safe(args.engine_cmd, 200)}); rules {args.rules_version}; "
+        f"{args.examples} game(s) in all, seed "
         f"{args.seed}, {args.max_actions // 2} to {args.max_actions} action(s) each"
     )
     progress = Progress(args.examples, sys.stderr, enabled=not args.quiet)
     spec = args.database
     try:
         report = fuzz_parallel(
-            functools.partial(make_engine, args),
+            functools.partial(make_engine, args, rules=args.rules_version),
             workers=args.workers,
+            rules=registry.oracle(args.rules_version),
             examples=args.examples,
             seed=args.seed,
             directed=args.directed,
@@ -143,7 +151,7 @@ def main_parallel(args: argparse.Namespace) -> int:
         )
         print_stderr_tail(e.stderr)
         return 2
-    engine = make_engine(args)
+    engine = make_engine(args, rules=args.rules_version)
     try:
         if report.differences and (args.export is not None or args.transcript is not None):
             try:
@@ -244,7 +252,7 @@ def _show_difference(
             print(f"palconf fuzz: cannot export the case: {e}", file=sys.stderr)
             return False
         print(f"palconf fuzz: exported {written}")
-        for line in verify_export(written, engine):
+        for line in verify_export(written, engine, getattr(args, "rules_version", None)):
             print(f"  {line}")
     return True
 
@@ -256,8 +264,10 @@ def run(args: argparse.Namespace) -> int:
         database = open_database(args.database)  # DatabaseError: a UsageError
     if args.workers > 1:
         return main_parallel(args)
+    registry = registry_or_exit()
+    asked = chosen_rules(registry, args.rules) if args.rules else None
     try:
-        engine = make_engine(args)
+        engine = make_engine(args, rules=asked or registry.current)
         info = engine.start()
     except EngineFault as e:
         print(
@@ -266,10 +276,16 @@ def run(args: argparse.Namespace) -> int:
         )
         print_stderr_tail(e.stderr)
         return 2
+    try:
+        args.rules_version = chosen_rules(registry, asked, info.rules)
+    except UsageError:
+        engine.close()
+        raise
     legal = "legal" in info.commands
     print(
         f"palconf fuzz: engine {terminal_safe(info.name, 200)} "
-        f"{terminal_safe(info.version, 100)}; "
+        f"{terminal_safe(info.version, 100)}; rules {args.rules_version} (the oracle's "
+        f"{registry.oracle(args.rules_version).__name__}); "
         f"{args.examples} game(s), seed {args.seed}, {args.max_actions // 2} to "
         f"{args.max_actions} action(s) each; comparing verdicts, reasons, OBSERVED"
         + (", LEGAL" if legal else " (the engine offers no `legal`)")
@@ -281,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
             examples=args.examples,
             seed=args.seed,
             max_actions=args.max_actions,
+            rules=registry.oracle(args.rules_version),
             database=database,
             progress=progress,
             setup_share=args.setup_share,

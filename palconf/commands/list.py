@@ -1,8 +1,9 @@
-"""`palconf list [cases|keywords|clauses]`: what the suite holds, one line per item or JSON.
+"""`palconf list [cases|keywords|clauses|versions]`: what the suite holds, one line each, or JSON.
 
 Plain output is one line per item, in aligned columns, every text from the files made
 terminal-safe; `--json` prints one JSON document (keys sorted, ASCII only). The case options
-(`--cases`, `--keyword`, `--case`) choose the cases listed or counted.
+(`--cases`, `--keyword`, `--case`) choose the cases listed or counted; `--rules V` the rules
+version (default: the registry's current one) whose suite, keywords and clauses are listed.
 """
 
 from __future__ import annotations
@@ -13,34 +14,53 @@ from collections.abc import Sequence
 from typing import Any
 
 from palconf.cases.loader import Case
-from palconf.commands import add_case_options, registry_or_exit, select_cases
+from palconf.cases.standing import standing
+from palconf.commands import (
+    add_case_options,
+    add_rules_option,
+    chosen_rules,
+    registry_or_exit,
+    select_cases,
+)
 from palconf.core import terminal_safe
 from palconf.registry import BASE, PROTOCOL, Registry
 
-WHAT = ("cases", "keywords", "clauses")
+#: The states of a case that is run against the version (`palconf.cases.standing`).
+RUN = ("valid", "unblessed")
+
+WHAT = ("cases", "keywords", "clauses", "versions")
 
 DESCRIPTION = """\
-List what the suite holds: the cases (default), the keyword groups, or the clauses.
+List what the suite holds for one rules version (--rules V; default: the registry's
+current one): the cases (default), the keyword groups, the clauses, or the versions.
 
-  cases     id, file (relative to the cases folder), groups, clauses, base and protocol
-            rules, interpretations (I-n), title; sorted by id
-  keywords  every group a case counts under (the keywords in the order of the rules text,
+  cases     the cases of V's suite: id, file (relative to the cases folder), groups,
+            clauses, base and protocol rules, interpretations (I-n), title (a case that
+            does not hold for V as it stands: its state first, `[unreviewed]`); by id
+  keywords  every group a case counts under (V's keywords in the order of the rules text,
             then protocol, then base): id, how many clauses (for protocol and base: their
             rules, P-... and B-n), how many of them are testable, how many cases, name
-  clauses   every clause id of the registry, in the order of the rules text: id, keyword,
-            testable or not, how many cases cite it, summary
+  clauses   every clause id V has, in the order of the rules text: id, keyword, testable
+            or not, how many cases cite it, its summary as of V
+  versions  every rules version, in publication order: id, `current` or '-', its oracle
+            class, how many clauses it added, changed and removed, how many cases hold for
+            it, title
 
 The case options choose the cases listed or counted; with --keyword, `keywords` and
-`clauses` list only those groups. Plain output: one line per item, aligned columns, a
-list joined by commas, '-' for none.
+`clauses` list only those groups. Cases are counted when they hold for V (`palconf rules
+status`). Plain output: one line per item, aligned columns, a list joined by commas, '-'
+for none.
 
 --json prints one document; keys are sorted and every string is ASCII (\\u escapes):
   cases:    {"rules_version": V, "cases": [{"id", "path", "keywords", "clauses", "rules",
-             "interpretations", "title"}]}                 (lists of strings)
+             "interpretations", "title", "state"}]}        (lists of strings; "state":
+             valid, unblessed, unreviewed, stale or orphaned)
   keywords: {"rules_version": V, "keywords": [{"id", "name", "kind" ("keyword", "protocol"
              or "base"), "clauses", "testable", "cases"}]}  (counts)
   clauses:  {"rules_version": V, "clauses": [{"id", "keyword", "testable" (true/false),
              "summary", "cases"}]}                          ("cases": a count)
+  versions: {"rules_version": V, "versions": [{"id", "title", "current" (true/false),
+             "oracle", "added", "changed", "removed", "cases"}]}   (counts)
 
 Exit 0; 2 when the cases cannot be loaded or none is selected."""
 
@@ -60,11 +80,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="what to list (default: cases)",
     )
     add_case_options(p)
+    add_rules_option(p)
     p.add_argument("--json", action="store_true", help="one JSON document (shape above)")
     p.set_defaults(func=main)
 
 
-def case_rows(cases: Sequence[Case]) -> list[dict[str, Any]]:
+def case_rows(
+    cases: Sequence[Case], registry: Registry, version: str | None = None
+) -> list[dict[str, Any]]:
+    version = version or registry.current
     return [
         {
             "id": c.id,
@@ -74,16 +98,20 @@ def case_rows(cases: Sequence[Case]) -> list[dict[str, Any]]:
             "rules": list(c.rules),
             "interpretations": list(c.interpretations),
             "title": c.title,
+            "state": standing(c, registry, version).state,
         }
         for c in sorted(cases, key=lambda c: c.id)
     ]
 
 
 def keyword_rows(
-    cases: Sequence[Case], registry: Registry, only: Sequence[str]
+    cases: Sequence[Case], registry: Registry, only: Sequence[str], version: str | None = None
 ) -> list[dict[str, Any]]:
+    version = version or registry.current
+    have = {c.id for c in registry.clauses_in(version)}
+    groups = [*registry.keywords_in(version), PROTOCOL, BASE]
     rows = []
-    for kid in registry.groups:
+    for kid in groups:
         if only and kid not in only:
             continue
         if kid == PROTOCOL:
@@ -91,7 +119,7 @@ def keyword_rows(
         elif kid == BASE:
             kind, clauses, testable = BASE, len(registry.base), len(registry.base)
         else:
-            own = [c for c in registry.clauses.values() if c.keyword == kid]
+            own = [c for c in registry.clauses.values() if c.keyword == kid and c.id in have]
             kind, clauses, testable = "keyword", len(own), sum(c.testable for c in own)
         rows.append(
             {
@@ -107,8 +135,9 @@ def keyword_rows(
 
 
 def clause_rows(
-    cases: Sequence[Case], registry: Registry, only: Sequence[str]
+    cases: Sequence[Case], registry: Registry, only: Sequence[str], version: str | None = None
 ) -> list[dict[str, Any]]:
+    version = version or registry.current
     citing: dict[str, int] = {}
     for case in cases:
         for cid in case.clauses:
@@ -118,12 +147,35 @@ def clause_rows(
             "id": c.id,
             "keyword": c.keyword,
             "testable": c.testable,
-            "summary": c.summary,
+            "summary": registry.summary_in(c.id, version),
             "cases": citing.get(c.id, 0),
         }
-        for c in registry.clauses.values()
+        for c in registry.clauses_in(version)
         if not only or c.keyword in only
     ]
+
+
+def version_rows(cases: Sequence[Case], registry: Registry) -> list[dict[str, Any]]:
+    """Each rules version: its title, whether it is current, its oracle class, how many
+    clauses it added, changed (editorial, substantive, pending) and removed (or merged), and
+    how many of `cases` hold for it (are run against it)."""
+    rows = []
+    for v in registry.versions:
+        life = [c.life.get(v) for c in registry.clauses.values()]
+        oracle = registry.oracle(v)
+        rows.append(
+            {
+                "id": v,
+                "title": registry.title(v),
+                "current": v == registry.current,
+                "oracle": f"{oracle.__module__}:{oracle.__qualname__}",
+                "added": life.count("added"),
+                "changed": sum(x in ("editorial", "substantive", "pending") for x in life),
+                "removed": sum(x in ("removed", "merged") for x in life),
+                "cases": sum(standing(c, registry, v).runs for c in cases),
+            }
+        )
+    return rows
 
 
 def cell(value: Any) -> str:
@@ -152,13 +204,22 @@ def plain(table: list[list[Any]]) -> list[str]:
 
 def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
-    cases = select_cases(args, registry)
+    version = chosen_rules(registry, args.rules)
+    selected = select_cases(args, registry)
+    suite = [c for c in selected if standing(c, registry, version).in_suite]
+    counted = [c for c in suite if standing(c, registry, version).runs]
     if args.what == "cases":
-        rows = case_rows(cases)
-        order = ["id", "path", "keywords", "clauses", "rules", "interpretations", "title"]
-        table = [[r[k] for k in order] for r in rows]
+        rows = case_rows(suite, registry, version)
+        order = ["id", "path", "keywords", "clauses", "rules", "interpretations"]
+        table = [
+            [
+                *(r[k] for k in order),
+                r["title"] if r["state"] in RUN else f"[{r['state']}] " + r["title"],
+            ]
+            for r in rows
+        ]
     elif args.what == "keywords":
-        rows = keyword_rows(cases, registry, args.keyword)
+        rows = keyword_rows(counted, registry, args.keyword, version)
         table = [
             [
                 r["id"],
@@ -172,8 +233,27 @@ def main(args: argparse.Namespace) -> int:
             ]
             for r in rows
         ]
+    elif args.what == "versions":
+        rows = version_rows(selected, registry)
+        table = [
+            [
+                r["id"],
+                "current" if r["current"] else "-",
+                r["oracle"],
+                r["added"],
+                "added",
+                r["changed"],
+                "changed",
+                r["removed"],
+                "removed",
+                r["cases"],
+                "cases",
+                r["title"],
+            ]
+            for r in rows
+        ]
     else:
-        rows = clause_rows(cases, registry, args.keyword)
+        rows = clause_rows(counted, registry, args.keyword, version)
         table = [
             [
                 r["id"],
@@ -186,7 +266,7 @@ def main(args: argparse.Namespace) -> int:
             for r in rows
         ]
     if args.json:
-        document = {"rules_version": registry.current, args.what: rows}
+        document = {"rules_version": version, args.what: rows}
         print(json.dumps(document, indent=2, sort_keys=True))
         return 0
     for line in plain(table):

@@ -16,8 +16,17 @@ import sys
 from collections.abc import Callable
 
 from palconf import mutants as mutant_registry
-from palconf.commands import add_case_options, registry_or_exit, select_cases
+from palconf.commands import (
+    add_case_options,
+    add_rules_option,
+    chosen_rules,
+    registry_or_exit,
+    select_cases,
+    split_by_standing,
+    warn_unfit,
+)
 from palconf.core import Engine
+from palconf.core.errors import UsageError
 from palconf.engines.options import (
     PLACEHOLDER,
     add_engine_options,
@@ -38,6 +47,7 @@ from palconf.mutants.sweep import (
     thin_clauses,
     to_json,
 )
+from palconf.oracle.rules import Rules
 from palconf.registry import Registry
 
 SHOWN_KILLERS = 3
@@ -54,9 +64,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "score per keyword. --keyword and --case restrict the cases "
         "(a mutant only other cases kill then survives). Exit 0 when "
         "every mutant is killed, 1 when one survives, 2 for bad "
-        "arguments or case files.",
+        "arguments or case files. With --rules V the mutants are misreadings of V's "
+        "oracle and only the cases that hold for V are run (with "
+        "--engine-cmd-template, the command must serve V's mutants: "
+        '"palconf serve --rules V --mutant {mutant}").',
     )
     add_case_options(p)
+    add_rules_option(p)
     p.add_argument(
         "--mutant",
         "-m",
@@ -159,9 +173,12 @@ def engine_factory(args: argparse.Namespace) -> Callable[[Mutant], Engine] | Non
 
 def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
+    version = chosen_rules(registry, args.rules)
+    oracle = registry.oracle(version)
     chosen = select_mutants(args.mutant)
     if chosen is None:
         return 2
+    chosen = of_version(chosen, oracle, version)
     if args.list and args.json:
         rows = [
             {
@@ -183,7 +200,10 @@ def main(args: argparse.Namespace) -> int:
     factory = engine_factory(args)
     if factory is None:
         return 2
-    cases = select_cases(args, registry)
+    cases, unfit, _others = split_by_standing(select_cases(args, registry), registry, version)
+    warn_unfit(unfit, version)
+    if not cases:
+        raise UsageError(f"none of the cases selected is run for rules {version}")
     prune = args.prune if args.prune is not None else args.engine_cmd_template is None
     s = sweep(
         chosen,
@@ -192,12 +212,25 @@ def main(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         exhaustive=not prune,
         engine=args.engine_cmd_template or "in-process",
+        oracle=oracle,
     )
     if args.json:
         print(json.dumps(to_json(s, registry), indent=2))
     else:
         print(render(s, registry, verbose=args.verbose))
     return 1 if s.survivors else 0
+
+
+def of_version(chosen: list[Mutant], oracle: type[Rules], version: str) -> list[Mutant]:
+    """The mutants as misreadings of `oracle`, rules `version`'s (`mutants.for_rules`); a
+    keyword mutant of a keyword the version does not have is left out, with a warning."""
+    kept = []
+    for m in chosen:
+        try:
+            kept.append(mutant_registry.for_rules(m, oracle))
+        except ValueError as e:
+            print(f"warning: not a mutant of rules {version}: {e}", file=sys.stderr)
+    return kept
 
 
 def render(s: Sweep, registry: Registry, verbose: bool = False) -> str:

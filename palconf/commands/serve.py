@@ -28,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--rules",
         metavar="VERSION",
-        help="serve the oracle of this rules version, saying so in `hello` (default: the "
-        "registry's current version)",
+        help="serve the oracle of this rules version, saying so in `hello` (with --mutant: "
+        "the mutant as a misreading of it); default: the registry's current version",
     )
     p.set_defaults(func=main)
 
@@ -55,17 +55,18 @@ def serve(session: Session, inp: IO[str], out: IO[str]) -> int:
 def main(args: argparse.Namespace) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are not UTF-8: bad-json, no crash
         sys.stdin.reconfigure(errors="replace")
-    if getattr(args, "mutant", None):
-        from palconf import mutants
-
-        try:
-            m = mutants.get(args.mutant)
-        except KeyError as e:
-            raise UsageError(f"{e.args[0]}") from None
-        return serve(Session(m.rules, name=f"palconf-mutant:{m.name}"), sys.stdin, sys.stdout)
     from palconf.commands import chosen_rules, registry_or_exit
 
     registry = registry_or_exit()
     version = chosen_rules(registry, getattr(args, "rules", None))
-    session = Session(registry.oracle(version), rules_version=version)
-    return serve(session, sys.stdin, sys.stdout)
+    oracle = registry.oracle(version)
+    if getattr(args, "mutant", None):
+        from palconf import mutants
+
+        try:
+            m = mutants.for_rules(mutants.get(args.mutant), oracle)
+        except (KeyError, ValueError) as e:
+            raise UsageError(f"{e.args[0]}") from None
+        session = Session(m.rules, name=f"palconf-mutant:{m.name}", rules_version=version)
+        return serve(session, sys.stdin, sys.stdout)
+    return serve(Session(oracle, rules_version=version), sys.stdin, sys.stdout)

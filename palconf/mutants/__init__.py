@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TypeVar
 
@@ -83,6 +83,8 @@ class Mutant:
     misreading: str
     rules: type[Rules]
     how: str
+    #: for a `keyword_mutant`: the keyword class that replaces the oracle's
+    keyword_class: type[Keyword] | None = None
 
     @property
     def keyword(self) -> str:
@@ -159,11 +161,37 @@ def keyword_mutant(name: str, clause: str, misreading: str) -> Callable[[K], K]:
                 rules,
                 f"replaces keyword {original.__name__} by {cls.__name__} "
                 f"(overrides {original.__name__}." + ", ".join(methods) + ")",
+                keyword_class=cls,
             )
         )
         return cls
 
     return deco
+
+
+def for_rules(m: Mutant, oracle: type[Rules]) -> Mutant:
+    """Mutant `m` as a misreading of the oracle `oracle` (the `Rules` class of one rules
+    version) rather than of `Rules`: a `@mutant` class is mixed with it, its own overrides
+    first (`type(name, (MutantRules, oracle), {})`); a keyword mutant's keyword class
+    replaces `oracle`'s keyword (mixed with it, when `oracle` has its own class for that
+    keyword) in `oracle`'s keyword mapping. For `Rules` itself, `m` unchanged."""
+    if oracle is Rules:
+        return m
+    if m.keyword_class is not None:
+        cls = m.keyword_class
+        theirs = oracle.keywords.get(cls.id)
+        if theirs is None:
+            raise ValueError(f"mutant {m.name!r}: {oracle.__name__} has no keyword {cls.id!r}")
+        if type(theirs) is not type(KEYWORDS[cls.id]) and not isinstance(theirs, cls):
+            cls = type(cls.__name__, (cls, type(theirs)), {"__module__": cls.__module__})
+        namespace = {
+            "keywords": MappingProxyType({**oracle.keywords, cls.id: cls()}),
+            "__doc__": m.misreading,
+            "__module__": m.rules.__module__,
+        }
+        return replace(m, rules=type(m.rules.__name__, (oracle,), namespace))
+    mixed = {"__doc__": m.rules.__doc__ or "", "__module__": m.rules.__module__}
+    return replace(m, rules=type(m.rules.__name__, (m.rules, oracle), mixed))
 
 
 def load_all() -> dict[str, Mutant]:

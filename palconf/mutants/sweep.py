@@ -28,6 +28,7 @@ from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.process import EngineCommandError
 from palconf.mutants import Mutant
 from palconf.mutants.tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
+from palconf.oracle.rules import Rules
 from palconf.registry import BASE, Registry
 from palconf.running.parallel import in_order
 from palconf.running.runner import run_case
@@ -106,12 +107,13 @@ class Sweep:
 
 
 def baseline(
-    cases: Sequence[Case], mutants: Iterable[Mutant] = ()
+    cases: Sequence[Case], mutants: Iterable[Mutant] = (), oracle: type[Rules] = Rules
 ) -> tuple[list[Result], dict[str, Trace]]:
     """The oracle's own results (only the cases it passes can kill a mutant), and for each
-    case its `Trace`, probing `mutants`."""
-    tracer = Tracer(mutants)
-    engine = OracleEngine(rules=tracing_rules(tracer), name="palconf-oracle")
+    case its `Trace`, probing `mutants`. `oracle`: the `Rules` class of the rules version
+    swept (the mutants are misreadings of it: `palconf.mutants.for_rules`)."""
+    tracer = Tracer(mutants, oracle)
+    engine = OracleEngine(rules=tracing_rules(tracer, oracle), name="palconf-oracle")
     engine.start()
     results: list[Result] = []
     traces: dict[str, Trace] = {}
@@ -128,10 +130,15 @@ def baseline(
     return results, traces
 
 
-def relevant(mutant: Mutant, counted: Sequence[str], traces: Mapping[str, Trace]) -> list[str]:
+def relevant(
+    mutant: Mutant,
+    counted: Sequence[str],
+    traces: Mapping[str, Trace],
+    oracle: type[Rules] = Rules,
+) -> list[str]:
     """The counted cases the mutant may fail: those on which it was seen to do otherwise
     than the oracle (every case, for a mutant that cannot be probed)."""
-    if touches(mutant) is None:
+    if touches(mutant, oracle) is None:
         return list(counted)
     return [cid for cid in counted if cid not in traces or mutant.name in traces[cid].diverged]
 
@@ -195,17 +202,20 @@ def sweep(
     on_outcome: Callable[[MutantOutcome], None] | None = None,
     exhaustive: bool = False,
     jobs: int = 1,
+    oracle: type[Rules] = Rules,
 ) -> Sweep:
     """Run every case against the oracle, then the cases it passes against every mutant
     (only those that touch what the mutant replaced, unless `exhaustive`), one mutant at a
     time per worker. With `jobs` > 1: in-process mutants (they compute) in forked worker
     processes where the platform can fork; mutants behind an engine command (they wait) in
-    `palconf run -j`'s worker threads, each driving its mutant's engine process."""
+    `palconf run -j`'s worker threads, each driving its mutant's engine process. `oracle`:
+    the `Rules` class of the rules version swept; `mutants` must be misreadings of it
+    (`palconf.mutants.for_rules`)."""
     global _JOB
     todo = list(mutants)
-    base, traces = baseline(cases, [] if exhaustive else todo)
+    base, traces = baseline(cases, [] if exhaustive else todo, oracle)
     counted = [r.id for r in base if r.outcome == "pass"]
-    runs = [set(counted if exhaustive else relevant(m, counted, traces)) for m in todo]
+    runs = [set(counted if exhaustive else relevant(m, counted, traces, oracle)) for m in todo]
     outcomes: list[MutantOutcome] = []
 
     def done(o: MutantOutcome) -> None:

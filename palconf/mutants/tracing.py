@@ -25,7 +25,6 @@ from types import MappingProxyType
 from typing import Any
 
 from palconf.mutants import Mutant
-from palconf.oracle.keywords import KEYWORDS
 from palconf.oracle.model import CardState, GameState
 from palconf.oracle.rules import Pending, Refusal, Rules
 
@@ -65,23 +64,24 @@ PURE: frozenset[str] = frozenset(
 )
 
 
-def rules_attributes() -> dict[str, Any]:
-    """Every attribute of `Rules` from its own class and its mixins (not `object`'s), as the
-    class that defines it holds it (a function, a staticmethod …), by name."""
+def rules_attributes(base: type[Rules] = Rules) -> dict[str, Any]:
+    """Every attribute of `base` (the oracle: `Rules`, or the `Rules` class of a rules
+    version) from its own class and its bases (not `object`'s), as the class that defines it
+    holds it (a function, a staticmethod …), by name."""
     attributes: dict[str, Any] = {}
-    for cls in reversed(Rules.__mro__):
+    for cls in reversed(base.__mro__):
         if cls is not object:
             attributes.update(vars(cls))
     return attributes
 
 
-def touches(mutant: Mutant) -> frozenset[str] | None:
-    """What the mutant replaced: names of `Rules` methods and `keyword:<id>`; None when it
-    cannot be probed (the mutant then runs on every case)."""
+def touches(mutant: Mutant, base: type[Rules] = Rules) -> frozenset[str] | None:
+    """What the mutant replaced of the oracle `base`: names of its methods and
+    `keyword:<id>`; None when it cannot be probed (the mutant then runs on every case)."""
     names: set[str] = set()
-    oracle = rules_attributes()
+    oracle = rules_attributes(base)
     for cls in mutant.rules.__mro__:
-        if cls is Rules:
+        if cls is base or cls is Rules:
             break
         for name in vars(cls):
             if name in ("__init__", "__getattribute__", "__getattr__", "__setattr__"):
@@ -94,9 +94,10 @@ def touches(mutant: Mutant) -> frozenset[str] | None:
                     return None
                 names.add(name)
     keywords: Mapping[str, Any] = mutant.rules.keywords
-    if set(keywords) != set(KEYWORDS):
+    theirs: Mapping[str, Any] = base.keywords
+    if set(keywords) != set(theirs):
         return None
-    names |= {"keyword:" + k for k in KEYWORDS if keywords[k] is not KEYWORDS[k]}
+    names |= {"keyword:" + k for k in theirs if keywords[k] is not theirs[k]}
     return frozenset(names)
 
 
@@ -206,14 +207,15 @@ class Tracer:
     is the oracle's, and the code is deterministic), so a case on which it never does
     otherwise cannot kill it and need not be run against it."""
 
-    def __init__(self, mutants: Iterable[Mutant] = ()) -> None:
+    def __init__(self, mutants: Iterable[Mutant] = (), base: type[Rules] = Rules) -> None:
+        """`base`: the oracle the mutants misread (`Rules`, or a rules version's class)."""
         self.touched: set[str] = set()
         self.diverged: set[str] = set()
         self.method_probes: dict[str, list[Mutant]] = {}
         self.keyword_probes: dict[str, list[tuple[str, Any]]] = {}
         self._instances: dict[str, Rules] = {}
         for m in mutants:
-            for n in touches(m) or ():
+            for n in touches(m, base) or ():
                 if n.startswith("keyword:"):
                     kid = n.split(":", 1)[1]
                     self.keyword_probes.setdefault(kid, []).append((m.name, m.rules.keywords[kid]))
@@ -305,12 +307,12 @@ class _TracingKeyword:
         return self._tracer.keyword_hook(self._keyword.id, name, attr)
 
 
-def tracing_rules(tracer: Tracer) -> type[Rules]:
-    """The oracle, reporting to `tracer` every `Rules` method it calls and every keyword
-    object it uses; it behaves exactly as `Rules`."""
+def tracing_rules(tracer: Tracer, base: type[Rules] = Rules) -> type[Rules]:
+    """The oracle `base` (`Rules`, or a rules version's class), reporting to `tracer` every
+    method it calls and every keyword object it uses; it behaves exactly as `base`."""
     namespace: dict[str, Any] = {
         "keywords": MappingProxyType(
-            {k: _TracingKeyword(v, tracer) for k, v in Rules.keywords.items()}
+            {k: _TracingKeyword(v, tracer) for k, v in base.keywords.items()}
         )
     }
 
@@ -321,14 +323,14 @@ def tracing_rules(tracer: Tracer) -> type[Rules]:
 
         return staticmethod(traced)
 
-    for name, value in rules_attributes().items():
+    for name, value in rules_attributes(base).items():
         if name.startswith("__"):
             continue
         if isinstance(value, staticmethod):
             namespace[name] = static(name, value.__func__)
         elif callable(value) and not isinstance(value, (classmethod, type)):
             namespace[name] = tracer.method(name, value)
-    return type("TracingRules", (Rules,), namespace)
+    return type("TracingRules", (base,), namespace)
 
 
 @dataclass(frozen=True)

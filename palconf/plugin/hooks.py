@@ -105,6 +105,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="a palconf expectations file: listed failures are xfail, listed cases "
         "that pass are XPASS (strict), `skip` entries are not run",
     )
+    group.addoption(
+        "--palconf-rules",
+        metavar="VERSION",
+        default=None,
+        help="the rules version whose cases to collect (as `palconf run --rules`): the "
+        "cases of other versions are left out, those of its suite that do not hold for it "
+        "as they stand are skipped with the reason (default: the registry's current version)",
+    )
     # checked once --palconf is given (the options may sit in addopts without it)
     group.addoption(
         "--palconf-timeout",
@@ -164,14 +172,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
     try:
         registry = load_registry()
+        version = registry.resolve(settings.rules)
     except UsageError as e:  # a broken registry: pytest's usage error (exit 4), no traceback
-        raise pytest.UsageError(f"palconf: {e}") from None
+        where = "--palconf-rules: " if settings.rules else ""
+        raise pytest.UsageError(f"palconf: {where}{e}") from None
     config.addinivalue_line("markers", f"{ROOT_NAME}: a palconf conformance case")
     for group in registry.groups:
         config.addinivalue_line(
             "markers", f"{marker_name(group)}: palconf cases testing {registry.keyword_name(group)}"
         )
-    config.pluginmanager.register(PalconfSession(config, settings, registry), "palconf-session")
+    session = PalconfSession(config, settings, registry, version)
+    config.pluginmanager.register(session, "palconf-session")
 
 
 def _checked(config: pytest.Config, name: str, check: Callable[[str], float]) -> float | None:
@@ -232,7 +243,8 @@ def _settings(config: pytest.Config) -> Settings:
             Expectations.load(exp_path)  # loaded again by each process that collects
         except ExpectationsError as e:
             raise pytest.UsageError(f"--palconf-expectations: {e}") from None
-    return Settings(label, cmd, make, root, exp_path, max_restarts)
+    rules = config.getoption("palconf_rules")
+    return Settings(label, cmd, make, root, exp_path, max_restarts, rules)
 
 
 # ---------------------------------------------------------------- the session plugin
@@ -242,16 +254,23 @@ class PalconfSession:
     """Registered when `--palconf` is given: adds the cases to the collection, owns this
     process's engine and rewrites the reports of engine errors."""
 
-    def __init__(self, config: pytest.Config, settings: Settings, registry: Registry) -> None:
+    def __init__(
+        self,
+        config: pytest.Config,
+        settings: Settings,
+        registry: Registry,
+        rules_version: str | None = None,
+    ) -> None:
         self.config = config
         self.settings = settings
         self.registry = registry
+        self.rules_version = rules_version or registry.current
         self.slot = EngineSlot(settings.make_engine, settings.max_restarts)
         self.expectations: Expectations | None = None
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         s = self.settings
-        line = f"palconf: engine {s.engine_label}; cases {s.cases_root}"
+        line = f"palconf: engine {s.engine_label}; cases {s.cases_root}; rules {self.rules_version}"
         if s.expectations_path is not None:
             line += f"; expectations {s.expectations_path}"
         return [line]

@@ -49,14 +49,24 @@ class CaseSuite(pytest.Collector):
     def __init__(self, *, palconf: Session, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.palconf = palconf
+        #: case id → why it is not run for the session's rules version (skipped)
+        self.unfit: dict[str, str] = {}
 
     def collect(self) -> list[CaseItem]:
         from palconf.cases.loader import load_cases
+        from palconf.cases.standing import standing
 
         palconf = self.palconf
-        cases = sorted(
+        version = palconf.rules_version
+        cases = []
+        for case in sorted(
             load_cases(palconf.settings.cases_root, palconf.registry), key=lambda c: c.id
-        )
+        ):
+            s = standing(case, palconf.registry, version)
+            if s.in_suite:  # a case of other versions only is not collected
+                cases.append(case)
+                if not s.runs:
+                    self.unfit[case.id] = f"not for rules {version} as it stands: {s.reason()}"
         expectations = palconf.load_expectations()
         # every xdist worker collects: warn once (in the first worker, or without xdist)
         if expectations is not None and os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
@@ -114,12 +124,19 @@ class CaseItem(pytest.Item):
         if entry is not None:  # as `palconf run` does: not run at all
             why = terminal_safe(entry.describe() or f"listed as {entry.pattern!r}")
             self.add_marker(pytest.mark.skip(reason=f"skipped by the expectations file: {why}"))
+        unfit = self.suite.unfit.get(case.id)
+        if unfit is not None:  # of the version's suite, but it does not hold for it
+            self.add_marker(pytest.mark.skip(reason=terminal_safe(unfit)))
+
+    @property
+    def suite(self) -> CaseSuite:
+        suite = self.parent
+        assert isinstance(suite, CaseSuite)
+        return suite
 
     @property
     def palconf(self) -> Session:
-        suite = self.parent
-        assert isinstance(suite, CaseSuite)
-        return suite.palconf
+        return self.suite.palconf
 
     @property
     def path_of_case(self) -> Path:

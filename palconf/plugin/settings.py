@@ -26,6 +26,7 @@ class Settings:
     cases_root: Path
     expectations_path: Path | None
     max_restarts: int | None
+    rules: str | None = None  # --palconf-rules: the rules version asked for (None: current)
 
 
 class Session(Protocol):
@@ -33,6 +34,7 @@ class Session(Protocol):
 
     settings: Settings
     registry: Registry
+    rules_version: str  # the rules version whose suite is collected
     slot: EngineSlot
 
     def load_expectations(self) -> Expectations | None: ...
