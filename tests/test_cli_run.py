@@ -330,7 +330,7 @@ def test_keyword_protocol_selects_the_protocol_cases_and_the_table_has_its_row(
     assert protocol and all(any(r.startswith("P-") for r in c.rules) for c in protocol)
     assert main(["run", "-k", "protocol"]) == 0
     out = capsys.readouterr().out
-    assert f"palconf: {len(protocol)} case(s) against palconf-oracle" in out
+    assert f"palconf: {len(protocol)} case(s) of rules 1.00 against palconf-oracle" in out
     rows = {
         line.split()[0]: line.split()
         for line in out.splitlines()

@@ -150,7 +150,7 @@ def test_run_prints_the_engine_name_escaped(
     folder = folder_of(base, tmp_path / "cases")
     assert main(["run", "--engine-cmd", evil_engine, "--cases", str(folder)]) == 0
     out = printed(capsys)
-    assert f"2 case(s) against {SHOWN} " in out
+    assert f"2 case(s) of rules 1.00 against {SHOWN} " in out
     assert "\x1b" not in out and "\x00" not in out and "\x07" not in out
 
 

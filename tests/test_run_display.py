@@ -39,9 +39,9 @@ def test_the_header_comes_first_and_the_verdict_last(capsys: pytest.CaptureFixtu
     status, out, _ = run(capsys, "-k", "brave", "-v")
     assert status == 0
     assert BRAVE > 50
-    assert out[0] == f"palconf: {BRAVE} case(s) against palconf-oracle 0.1.0"
+    assert out[0] == f"palconf: {BRAVE} case(s) of rules 1.00 against palconf-oracle 0.1.0"
     assert out[1].startswith("pass ") and out[BRAVE].startswith("pass ")
-    assert out[-1] == f"palconf: ok: {BRAVE} case(s): {BRAVE} pass"
+    assert out[-1] == f"palconf: ok: {BRAVE} case(s): {BRAVE} pass (rules 1.00)"
     assert out[-2].startswith("all cases") and out[-2].endswith("ok")
     table = out.index(next(line for line in out if line.startswith("keyword ")))
     assert table > BRAVE  # after the case lines
@@ -97,7 +97,7 @@ def test_exclude_leaves_out_ids_groups_clauses_and_rules(
     left = [c for c in brave if not gone(c)]  # type: ignore[operator]
     assert 0 < len(left) < len(brave)
     status, out, _ = run(capsys, "-k", "brave", "--exclude", pattern)
-    assert status == 0 and out[0].startswith(f"palconf: {len(left)} case(s) against")
+    assert status == 0 and out[0].startswith(f"palconf: {len(left)} case(s) of rules 1.00 against")
 
 
 def test_rows_of_skipped_cases_say_skipped_with_the_reasons_grouped(

@@ -202,7 +202,8 @@ def _choice(value: Any, branches: list[Any], path: list[str | int]) -> Found | N
         return _errors_in(fits[0], value, path)
     if not fits:
         types = _names(dict.fromkeys(_kind_words(b) for b in branches))
-        return [(path, f"must be {types.replace(', ', ' or ')}, not {_kind_of(value)}")]
+        shown = "" if isinstance(value, dict | list) else f" ({_show(value)})"
+        return [(path, f"must be {types.replace(', ', ' or ')}, not {_kind_of(value)}{shown}")]
     names = " nor ".join(dict.fromkeys(_kind_words(b) for b in fits))
     why = [m for b in fits if "const" not in b for _, m in _errors_in(b, value, [])[:1]]
     return [(path, f"{_show(value)} is neither {names}" + (f": {'; '.join(why)}" if why else ""))]
