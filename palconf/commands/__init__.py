@@ -154,8 +154,8 @@ def add_strict_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--strict",
         action="store_true",
-        help="exit 1 when a case is stale against the current rules text "
-        "(see `palconf rules status`)",
+        help="exit 1 when a case of the version's suite does not hold for it as it stands "
+        "(stale, not reviewed, orphaned, not blessed: see `palconf rules status --rules V`)",
     )
 
 
