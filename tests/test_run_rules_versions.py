@@ -159,3 +159,29 @@ def test_under_a_behaviour_change_unreviewed_cases_are_skipped_not_run(
     assert {r["id"] for r in again} == set(rows)
     assert all(r["outcome"] == "pass" for r in again)
     assert "(rules 1.00)" in capsys.readouterr().out
+
+
+def test_a_case_carried_over_from_another_review_must_pass_on_the_versions_oracle(
+    behaviour_101: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Cases that put a Brave card on the board but cite no Brave clause stand valid for
+    1.01 by their 1.00 review; 1.01's oracle halves Brave, so their expectations fail there:
+    they are skipped, with the reason, not counted for 1.01. Under 1.00 they run and pass."""
+    carried = [
+        "interrupt-brave-increase-stays-attacker-stays-rested",
+        "protocol-observed-brave-attacker-dies-shows-printed-power",
+        "protocol-observed-power-is-current-power",
+    ]
+    results = tmp_path / "r.jsonl"
+    argv = ["run", "--progress", "none", "--results", str(results)]
+    argv += [x for cid in carried for x in ("--case", cid)]
+    assert main([*argv, "--rules", "1.01"]) == 0
+    rows = {r["id"]: r for r in _rows(results)}
+    assert sorted(rows) == sorted(carried)
+    for cid in carried:
+        assert "brave" not in " ".join(rows[cid]["clauses"])
+        assert rows[cid]["outcome"] == "skip", rows[cid]
+        assert "expectations fail on the oracle of rules 1.01" in rows[cid]["message"]
+    assert main([*argv, "--rules", "1.01", "--strict"]) == 1
+    assert main([*argv, "--rules", "1.00"]) == 0
+    assert {r["outcome"] for r in _rows(results)} == {"pass"}

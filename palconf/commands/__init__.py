@@ -203,8 +203,12 @@ def split_by_standing(
     cases: list[Case], registry: Registry, version: str
 ) -> tuple[list[Case], list[tuple[Case, str]], int]:
     """`cases` under rules `version`: (those that run, [(case, why not) for those of the
-    version's suite that do not], how many belong to other versions only)."""
+    version's suite that do not], how many belong to other versions only). A case that holds
+    for `version` by another version's review must also pass on `version`'s oracle
+    (`palconf.running.carried`)."""
     from palconf.cases.standing import standing
+
+    from palconf.running.carried import carried_unfit
 
     runs: list[Case] = []
     unfit: list[tuple[Case, str]] = []
@@ -217,4 +221,6 @@ def split_by_standing(
             runs.append(case)
         else:
             unfit.append((case, s.reason()))
-    return runs, unfit, other
+    behaviour = carried_unfit(runs, registry, version)  # another version's review, V's oracle
+    unfit += [(c, behaviour[c.id]) for c in runs if c.id in behaviour]
+    return [c for c in runs if c.id not in behaviour], unfit, other

@@ -55,6 +55,7 @@ class CaseSuite(pytest.Collector):
     def collect(self) -> list[CaseItem]:
         from palconf.cases.loader import load_cases
         from palconf.cases.standing import standing
+        from palconf.running.carried import carried_unfit
 
         palconf = self.palconf
         version = palconf.rules_version
@@ -67,6 +68,9 @@ class CaseSuite(pytest.Collector):
                 cases.append(case)
                 if not s.runs:
                     self.unfit[case.id] = f"not for rules {version} as it stands: {s.reason()}"
+        runs = [c for c in cases if c.id not in self.unfit]
+        for cid, why in carried_unfit(runs, palconf.registry, version).items():
+            self.unfit[cid] = f"not for rules {version} as it stands: {why}"
         expectations = palconf.load_expectations()
         # every xdist worker collects: warn once (in the first worker, or without xdist)
         if expectations is not None and os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
