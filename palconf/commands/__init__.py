@@ -207,7 +207,6 @@ def split_by_standing(
     for `version` by another version's review must also pass on `version`'s oracle
     (`palconf.running.carried`)."""
     from palconf.cases.standing import standing
-
     from palconf.running.carried import carried_unfit
 
     runs: list[Case] = []
