@@ -185,3 +185,18 @@ def test_a_case_carried_over_from_another_review_must_pass_on_the_versions_oracl
     assert main([*argv, "--rules", "1.01", "--strict"]) == 1
     assert main([*argv, "--rules", "1.00"]) == 0
     assert {r["outcome"] for r in _rows(results)} == {"pass"}
+
+
+def test_a_keyword_of_a_later_version_is_an_unknown_word_under_an_earlier_one(
+    behaviour_101: Path, tmp_path: Path
+) -> None:
+    """1.01 adds Flying; under 1.00 "Flying" is no keyword, so the 1.00 cases that check an
+    engine refuses it as unsupported run against a 1.00 engine (not skipped as needing
+    Flying), and pass."""
+    results = tmp_path / "r.jsonl"
+    argv = ["run", "--progress", "none", "--results", str(results), "--rules", "1.00"]
+    argv += ["--case", "protocol-state-unsupported-keyword-name"]
+    argv += ["--case", "protocol-state-unsupported-setup-keeps-game"]
+    assert main(argv) == 0
+    rows = _rows(results)
+    assert len(rows) == 2 and {r["outcome"] for r in rows} == {"pass"}, rows

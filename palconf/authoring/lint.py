@@ -66,10 +66,11 @@ class Demand:
     open: tuple[str, ...]
 
 
-def demands(case: Case) -> list[Demand]:
-    """The actions of a case that demand a reason, each with what the oracle finds there."""
+def demands(case: Case, rules: type[Rules] = Rules) -> list[Demand]:
+    """The actions of a case that demand a reason, each with what the oracle (`rules`) finds
+    there."""
     try:
-        game = Rules.from_state(case.setup)
+        game = rules.from_state(case.setup)
     except StateError:
         return []
     out: list[Demand] = []
@@ -78,7 +79,7 @@ def demands(case: Case) -> list[Demand]:
         if step.kind == "setup":
             if exp is None or exp.refused is None:
                 try:
-                    game = Rules.from_state(step.body)
+                    game = rules.from_state(step.body)
                 except StateError:
                     return out
             continue
@@ -90,11 +91,20 @@ def demands(case: Case) -> list[Demand]:
     return out
 
 
-def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Problem]:
+def lint_cases(
+    cases: list[Case], registry: Registry, root: Path, version: str | None = None
+) -> list[Problem]:
+    """The problems of `cases` as files, and as cases of rules `version` (default: current):
+    each case that holds for it must pass on its oracle (a case that does not hold for it,
+    or belongs to other versions, is judged by its standing, not run here)."""
+    from palconf.cases.standing import as_of, standing
+
     problems: list[Problem] = []
     titles: dict[str, str] = {}
     boards: dict[str, str] = {}
-    engine = OracleEngine()
+    version = registry.resolve(version)
+    rules = registry.oracle(version)
+    engine = OracleEngine(rules, rules_version=version)
     engine.start()
     for case in cases:
         path = root / case.path
@@ -137,7 +147,8 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
             problem(f"same setup and actions as {boards[board]}", ["setup"])
         boards.setdefault(board, case.id)
         # (an illegal setup never gets here: the loader refuses it, palconf.cases.checks)
-        for d in demands(case):
+        fits = standing(case, registry, version).runs  # judged on `version`'s oracle
+        for d in demands(case, rules) if fits else []:
             n, demanded, codes = d.step, d.demanded, d.codes
             wanted = " or ".join(repr(r) for r in demanded)
             if len(d.open) > 1 and set(demanded) != set(d.open):
@@ -174,8 +185,11 @@ def lint_cases(cases: list[Case], registry: Registry, root: Path) -> list[Proble
                 "cite the interpretation that rules so (`interpretations`)",
                 ["expect"],
             )
-        result = run_case(engine, case)
+        if not fits:
+            continue
+        result = run_case(engine, as_of(case, registry, version))
         if result.outcome != "pass":
+            engine.start()  # a fresh session after a failure
             detail = "; ".join(str(d) for d in result.diffs[:3])
             problem(
                 f"does not pass on the oracle: {result.message}"

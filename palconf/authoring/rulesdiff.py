@@ -24,7 +24,7 @@ from typing import Any
 import tomli
 
 from palconf.cases.loader import Case
-from palconf.registry import Registry, clause_hash
+from palconf.registry import Registry
 
 HEADING = re.compile(r"^(?P<heading>[^\n#]+)#\s*$")
 SIMILAR = 0.6  # below this a clause is removed rather than changed
@@ -242,48 +242,12 @@ def diff_versions(old: Version, new: Version, registry: Registry, cases: list[Ca
     return RulesDiff(old.name, new.name, changes, added, removed, orphaned, unassigned)
 
 
-# ---------------------------------------------------------------- stale cases
+# ---------------------------------------------------------------- blessing
 
 
-@dataclass
-class Staleness:
-    case: str
-    path: str
-    stale: list[str]  # clauses whose text changed since the case was blessed
-    orphaned: list[str]  # clauses with no text in the current version
-    unblessed: list[str]  # clauses with no recorded hash
-
-    @property
-    def problem(self) -> bool:
-        return bool(self.stale or self.orphaned or self.unblessed)
-
-    def __str__(self) -> str:
-        parts = []
-        if self.stale:
-            parts.append(f"stale: the text of {', '.join(self.stale)} changed since it was blessed")
-        if self.orphaned:
-            parts.append(f"orphaned: {', '.join(self.orphaned)} no longer in the current rules")
-        if self.unblessed:
-            parts.append(f"not blessed: no recorded hash for {', '.join(self.unblessed)}")
-        return f"{self.path}: " + "; ".join(parts)
-
-
-def staleness(case: Case, registry: Registry) -> Staleness:
-    hashes = case.extra.get("clause_hashes", {})
-    s = Staleness(case.id, case.path, [], [], [])
-    for cid in case.clauses:
-        text = registry.clauses[cid].text.get(registry.current)
-        if text is None:
-            s.orphaned.append(cid)
-        elif cid not in hashes:
-            s.unblessed.append(cid)
-        elif hashes[cid] != clause_hash(text):
-            s.stale.append(cid)
-    return s
-
-
-def bless_text(text: str, version: str, hashes: dict[str, str]) -> str:
-    """Record `rules_version` and `clause_hashes` in a case file's text, keeping the rest."""
+def bless_text(text: str, version: str | list[str], hashes: dict[str, str]) -> str:
+    """Record `rules_version` (one version, or a list in order of publication) and
+    `clause_hashes` in a case file's text, keeping the rest."""
     lines = [
         line
         for line in text.splitlines()
@@ -291,5 +255,11 @@ def bless_text(text: str, version: str, hashes: dict[str, str]) -> str:
     ]
     at = next(i for i, line in enumerate(lines) if re.match(r"^id\s*=", line)) + 1
     inline = ", ".join(f'"{k}" = "{v}"' for k, v in hashes.items())
-    lines[at:at] = [f'rules_version = "{version}"', f"clause_hashes = {{ {inline} }}"]
+    versions = [version] if isinstance(version, str) else version
+    said = (
+        f'"{versions[0]}"'
+        if len(versions) == 1
+        else "[" + ", ".join(f'"{v}"' for v in versions) + "]"
+    )
+    lines[at:at] = [f"rules_version = {said}", f"clause_hashes = {{ {inline} }}"]
     return "\n".join(lines) + "\n"

@@ -36,13 +36,13 @@ verdicts of cases that hold for V.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from palconf.cases.loader import Case
 from palconf.registry import Clause, Registry, clause_hash
 
-__all__ = ["STATES", "Standing", "standing"]
+__all__ = ["STATES", "Standing", "as_of", "standing"]
 
 #: The states, worst first.
 STATES = ("out-of-range", "orphaned", "stale", "unreviewed", "unblessed", "valid")
@@ -200,3 +200,13 @@ def _nearest(reviewed: list[int], at: int) -> int:
 def _first(text: dict[str, str], names: list[str]) -> int:
     """The index of the first version that has a clause (its `text` keys)."""
     return min((names.index(v) for v in text if v in names), default=len(names))
+
+
+def as_of(case: Case, registry: Registry, version: str) -> Case:
+    """`case` as a case of rules `version`: an engine must implement only the keywords it
+    uses that `version` has. A word that is a keyword of another version only is, under
+    `version`, a keyword no engine implements (a 1.00 case that checks `setup` refuses
+    "Flying" as unsupported runs against a 1.00 engine, though 1.01 adds Flying)."""
+    mine = set(registry.keywords_in(version))
+    needs = frozenset(k for k in case.needs if k in mine)
+    return case if needs == case.needs else replace(case, needs=needs)

@@ -206,7 +206,7 @@ def split_by_standing(
     version's suite that do not], how many belong to other versions only). A case that holds
     for `version` by another version's review must also pass on `version`'s oracle
     (`palconf.running.carried`)."""
-    from palconf.cases.standing import standing
+    from palconf.cases.standing import as_of, standing
     from palconf.running.carried import carried_unfit
 
     runs: list[Case] = []
@@ -217,7 +217,7 @@ def split_by_standing(
         if not s.in_suite:
             other += 1
         elif s.runs:
-            runs.append(case)
+            runs.append(as_of(case, registry, version))
         else:
             unfit.append((case, s.reason()))
     behaviour = carried_unfit(runs, registry, version)  # another version's review, V's oracle

@@ -7,8 +7,15 @@ import json
 
 from palconf import paths
 from palconf.authoring.lint import lint_cases
-from palconf.authoring.rulesdiff import staleness
-from palconf.commands import add_case_options, add_strict_option, registry_or_exit, select_cases
+from palconf.cases.standing import standing
+from palconf.commands import (
+    add_case_options,
+    add_rules_option,
+    add_strict_option,
+    chosen_rules,
+    registry_or_exit,
+    select_cases,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,11 +27,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "descriptive titles. Exit 1 on any problem, 2 if files do "
         "not load. --json prints one document instead of lines: "
         '{"rules_version": V, "cases": N, "problems": [{"file", "line" (a number or '
-        'null), "message"}], "stale": [{"case", "path", "stale", "orphaned", '
-        '"unblessed"}]} (clause ids), keys and lists sorted; the exit status is the same.',
+        'null), "message"}], "stale": [{"case", "path", "status", "reason", "stale", '
+        '"orphaned", "unblessed", "unreviewed"}]} (the cases of V\'s suite that do not hold '
+        "for it; clause ids), keys and lists sorted; the exit status is the same. With "
+        "--rules V, the cases are judged as cases of V, on V's oracle (default: current).",
     )
     add_case_options(p)
     add_strict_option(p)
+    add_rules_option(p)
     p.add_argument(
         "--json", action="store_true", help="the problems as one JSON document (shape above)"
     )
@@ -34,12 +44,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
     cases = select_cases(args, registry)
-    problems = lint_cases(cases, registry, args.cases or paths.CASES)
-    stale = [s for s in (staleness(c, registry) for c in cases) if s.problem]
+    version = chosen_rules(registry, args.rules)
+    problems = lint_cases(cases, registry, args.cases or paths.CASES, version)
+    every = (standing(c, registry, version) for c in cases)
+    stale = [s for s in every if s.in_suite and s.state != "valid"]
     failed = bool(problems or (args.strict and stale))
     if args.json:
         document = {
-            "rules_version": registry.current,
+            "rules_version": version,
             "cases": len(cases),
             "problems": sorted(
                 ({"file": p.file, "line": p.line, "message": p.message} for p in problems),
@@ -49,9 +61,12 @@ def main(args: argparse.Namespace) -> int:
                 {
                     "case": s.case,
                     "path": s.path,
-                    "stale": s.stale,
-                    "orphaned": s.orphaned,
-                    "unblessed": s.unblessed,
+                    "status": s.state,
+                    "reason": s.reason(),
+                    "stale": list(s.stale),
+                    "orphaned": list(s.orphaned),
+                    "unblessed": list(s.unblessed),
+                    "unreviewed": [list(u) for u in s.unreviewed],
                 }
                 for s in sorted(stale, key=lambda s: s.case)
             ],
@@ -61,9 +76,9 @@ def main(args: argparse.Namespace) -> int:
     for p in problems:
         print(p)
     for s in stale:
-        print(f"{'' if args.strict else 'warning: '}{s}")
+        print(f"{'' if args.strict else 'warning: '}{s.path}: {s.state}: {s.reason()}")
     print(
-        f"palconf lint: {len(cases)} case(s), {len(problems)} problem(s), {len(stale)} stale "
-        f"or not blessed against rules {registry.current}"
+        f"palconf lint: {len(cases)} case(s), {len(problems)} problem(s), {len(stale)} that "
+        f"do not hold for rules {version} as they stand"
     )
     return 1 if failed else 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import re
 import sys
@@ -14,17 +13,13 @@ import tomli_w
 from palconf import paths
 from palconf.authoring.rulesdiff import (
     RulesDiff,
-    Staleness,
-    bless_text,
     diff_versions,
     load_version,
-    parse_rules_text,
-    staleness,
 )
 from palconf.cases.loader import Case, CaseLoadError, load_cases
-from palconf.commands import add_case_options, cases_help, registry_or_exit, select_cases
+from palconf.commands import cases_help, registry_or_exit
 from palconf.core.safe_write import write_files, write_text_atomic
-from palconf.registry import Registry, clause_hash
+from palconf.registry import Registry
 from palconf.registry import load as load_registry
 
 CASES_HELP = cases_help()
@@ -80,37 +75,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     i.set_defaults(func=cmd_import)
 
-    b = rsub.add_parser(
-        "bless",
-        help="record the current clause texts' hashes in cases "
-        "(after reviewing them against the new text)",
-        description="Write `rules_version` and `clause_hashes` (the current text of "
-        "each cited clause, hashed) into the named case files: do it after reviewing "
-        "each case against the current rules text, or when a case is written. A case "
-        "citing a clause the current rules no longer have is not blessed (orphaned). "
-        "Exit 0; 2 when no case is named or none matches.",
-    )
-    b.add_argument("case", nargs="*", help="case ids or globs (default: none; see --all)")
-    b.add_argument("--all", action="store_true", help="every case")
-    b.add_argument("--cases", type=Path, default=None, metavar="DIR", help=CASES_HELP)
-    b.set_defaults(func=cmd_bless)
+    from palconf.commands import rules_review, rules_status
 
-    s = rsub.add_parser(
-        "status",
-        help="cases stale, orphaned or not blessed against the current rules",
-        description="For every case, whether the text of the clauses it cites changed "
-        "since it was blessed (stale), is gone from the current rules (orphaned), or "
-        "was never recorded (not blessed); and keywords the current text adds or "
-        "drops. Exit 0 (with --strict: 1 when anything is listed); 2 for broken case "
-        'files. --json: {"rules_version", "cases": [{"id", "path", "status" (blessed, '
-        'stale, orphaned, unblessed: the worst), "blessed_against" (a version or '
-        'null), "stale", "orphaned", "unblessed"}] (clause ids; every selected case, '
-        'by id), "keywords_untested", "keywords_removed"}.',
-    )
-    add_case_options(s)
-    s.add_argument("--strict", action="store_true", help="exit 1 if any case is stale")
-    s.add_argument("--json", action="store_true", help="one JSON document (shape above)")
-    s.set_defaults(func=cmd_status)
+    rules_review.add_parsers(rsub)
+    rules_status.add_parser(rsub)
 
 
 def _cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
@@ -234,102 +202,3 @@ def registry_prev(registry: Registry, version: str) -> str:
     names = list(registry.versions)
     i = names.index(version)
     return names[i - 1] if i else version
-
-
-def cmd_bless(args: argparse.Namespace) -> int:
-    registry = registry_or_exit()
-    if not args.case and not args.all:
-        print("palconf rules bless: name case ids (or globs), or --all", file=sys.stderr)
-        return 2
-    cases = _cases(args, registry)
-    if cases is None:
-        return 2
-    root = args.cases or paths.CASES
-    chosen = [c for c in cases if args.all or any(fnmatch.fnmatchcase(c.id, p) for p in args.case)]
-    if not chosen:
-        print("palconf rules bless: no case matches", file=sys.stderr)
-        return 2
-    for case in chosen:
-        missing = [
-            cid for cid in case.clauses if registry.current not in registry.clauses[cid].text
-        ]
-        if missing:
-            print(
-                f"{case.path}: not blessed: {', '.join(missing)} not in rules "
-                f"{registry.current} (orphaned)",
-                file=sys.stderr,
-            )
-            continue
-        hashes = {
-            cid: clause_hash(registry.clauses[cid].text[registry.current]) for cid in case.clauses
-        }
-        path = root / case.path
-        write_text_atomic(
-            path, bless_text(path.read_text(encoding="utf-8"), registry.current, hashes)
-        )
-    print(f"blessed {len(chosen)} case(s) against rules {registry.current}")
-    return 0
-
-
-def current_keywords(registry: Registry) -> tuple[list[str], list[str]]:
-    """Keywords of the current rules text that the registry does not know (untested), and
-    registry keywords the current text no longer has (removed)."""
-    sections = parse_rules_text(registry.rules_text())
-    return (
-        sorted(set(sections) - set(registry.keywords)),
-        sorted(set(registry.keywords) - set(sections)),
-    )
-
-
-def cmd_status(args: argparse.Namespace) -> int:
-    registry = registry_or_exit()
-    cases = select_cases(args, registry)
-    every = [staleness(c, registry) for c in cases]
-    problems = [s for s in every if s.problem]
-    new, removed = current_keywords(registry)
-    failed = bool(args.strict and (problems or new or removed))
-    if args.json:
-        blessed_against = {c.id: c.extra.get("rules_version") for c in cases}
-        document = {
-            "rules_version": registry.current,
-            "cases": [
-                {
-                    "id": s.case,
-                    "path": s.path,
-                    "status": status_of(s),
-                    "blessed_against": blessed_against[s.case],
-                    "stale": s.stale,
-                    "orphaned": s.orphaned,
-                    "unblessed": s.unblessed,
-                }
-                for s in sorted(every, key=lambda s: s.case)
-            ],
-            "keywords_untested": new,
-            "keywords_removed": removed,
-        }
-        print(json.dumps(document, indent=2, sort_keys=True))
-        return 1 if failed else 0
-    for s in problems:
-        print(s)
-    for k in new:
-        print(f"keyword {k!r} in rules {registry.current} is untested: no clause ids, no cases")
-    for k in removed:
-        print(f"keyword {k!r} is not in rules {registry.current}: its cases are orphaned")
-    print(
-        f"rules {registry.current}: {len(cases)} case(s), {len(problems)} stale, orphaned or "
-        "not blessed"
-    )
-    return 1 if failed else 0
-
-
-def status_of(s: Staleness) -> str:
-    """A case's worst state: orphaned, stale, unblessed, or blessed (nothing to review)."""
-    return (
-        "orphaned"
-        if s.orphaned
-        else "stale"
-        if s.stale
-        else "unblessed"
-        if s.unblessed
-        else "blessed"
-    )

@@ -258,7 +258,8 @@ def main(args: argparse.Namespace) -> int:
             )
         not_fit = {c.id: why for c, why in unfit}
         suite = {c.id for c in runnable} | set(not_fit)
-        cases = [c for c in cases if c.id in suite]
+        as_of = {c.id: c for c in runnable}  # (as cases of `rules`: palconf.cases.standing)
+        cases = [as_of.get(c.id, c) for c in cases if c.id in suite]
         if args.results:  # locked for the run; with --resume, what it holds (one rule)
             out = ResultsWriter.open(
                 args.results, resume=args.resume, mixed_ok=args.resume_other_engine

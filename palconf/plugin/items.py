@@ -54,7 +54,7 @@ class CaseSuite(pytest.Collector):
 
     def collect(self) -> list[CaseItem]:
         from palconf.cases.loader import load_cases
-        from palconf.cases.standing import standing
+        from palconf.cases.standing import as_of, standing
         from palconf.running.carried import carried_unfit
 
         palconf = self.palconf
@@ -65,7 +65,7 @@ class CaseSuite(pytest.Collector):
         ):
             s = standing(case, palconf.registry, version)
             if s.in_suite:  # a case of other versions only is not collected
-                cases.append(case)
+                cases.append(as_of(case, palconf.registry, version))
                 if not s.runs:
                     self.unfit[case.id] = f"not for rules {version} as it stands: {s.reason()}"
         runs = [c for c in cases if c.id not in self.unfit]

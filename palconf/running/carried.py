@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from palconf.cases.loader import Case
-from palconf.cases.standing import standing
+from palconf.cases.standing import as_of, standing
 from palconf.engines.oracle_engine import oracle_of
 from palconf.registry import Registry
 from palconf.running.runner import run_case
@@ -47,7 +47,7 @@ def carried_unfit(cases: Iterable[Case], registry: Registry, version: str) -> di
     engine.start()
     unfit = {}
     for case in todo:
-        result = run_case(engine, case)
+        result = run_case(engine, as_of(case, registry, version))
         if str(result.outcome) != "pass":
             blessed = standing(case, registry, version).blessed
             why = f": {result.message}" if result.message else ""

@@ -1,0 +1,99 @@
+"""`palconf rules status`, `review` and `bless` on the made-up 1.01 whose oracle halves Brave
+(tests/made_up_rules.py): verdicts that change between the two oracles are found whether or
+not the case cites Brave, and a case is blessed for 1.01 only if it passes on 1.01's oracle."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from palconf import paths
+from palconf.cases.loader import load_cases
+from palconf.cli import main
+from palconf.registry import load as load_registry
+
+pytest_plugins = ["tests.made_up_rules"]
+
+NOT_CITING_BRAVE = {
+    "interrupt-brave-increase-stays-attacker-stays-rested",
+    "protocol-observed-brave-attacker-dies-shows-printed-power",
+    "protocol-observed-power-is-current-power",
+}
+
+
+@pytest.fixture
+def cases(rules_101: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the project's cases (bless writes into case files)."""
+    root = tmp_path / "cases"
+    shutil.copytree(paths.CASES, root)
+    monkeypatch.setattr(paths, "CASES", root)
+    monkeypatch.setenv("PALCONF_CASES", str(root))
+    return root
+
+
+def test_status_finds_every_changed_verdict_cited_or_not(
+    cases: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules", "status", "--rules", "1.01", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    changed = {b["id"]: b for b in data["behaviour_changed"]}
+    unnoticed = {cid for cid, b in changed.items() if b["unnoticed"]}
+    assert NOT_CITING_BRAVE <= unnoticed
+    for cid in NOT_CITING_BRAVE:
+        b = changed[cid]
+        assert b["before"]["outcome"] == "pass" and b["after"]["outcome"] == "fail"
+        assert b["status"] == "valid" and not b["cites_changed"]
+    cited = [b for b in changed.values() if b["cites_changed"]]
+    assert cited and all(b["status"] != "valid" for b in cited)  # already flagged by standing
+    assert {"brave.2", "brave.3"} <= set(data["pending"])
+    assert main(["rules", "status", "--rules", "1.01", "--strict"]) == 1
+    out = capsys.readouterr().out
+    assert "interrupt-brave-increase-stays-attacker-stays-rested: pass → fail" in out
+    assert "cites no changed clause: not run" in out
+    # the version before has no version before it: nothing to compare, nothing changed
+    assert main(["rules", "status", "--rules", "1.00", "--strict"]) == 0
+
+
+def test_bless_refuses_a_case_that_fails_on_the_versions_oracle(
+    cases: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = "protocol-observed-power-is-current-power"
+    path = next(cases.rglob(f"{target}.toml"))
+    before = path.read_text(encoding="utf-8")
+    assert (
+        main(["rules", "bless", "--rules", "1.01", target, "stealth-attacker-cannot-be-blocked"])
+        == 1
+    )
+    captured = capsys.readouterr()
+    assert "blessed 1 case(s) for rules 1.01" in captured.out
+    assert "refused 1 case(s)" in captured.out
+    assert f"{target}.toml: not blessed for rules 1.01: does not pass on the oracle" in captured.err
+    assert path.read_text(encoding="utf-8") == before
+    case = {c.id: c for c in load_cases(cases, load_registry())}[
+        "stealth-attacker-cannot-be-blocked"
+    ]
+    assert case.extra["rules_version"] == ["1.00", "1.01"]
+    assert main(["rules", "bless", "--rules", "1.01", "no-such-case-*"]) == 2
+
+
+def test_review_marks_a_merge_and_its_cases_hold_on(
+    cases: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = "taunt-double-taunt-standing-binds-assault-attacker"  # cites taunt.3, merged
+    assert (
+        main(["rules", "status", "--rules", "1.01", "--json", "--no-oracles", "--case", target])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["cases"][0]["status"] == "unreviewed"
+    assert main(["rules", "review", "taunt.3", "--editorial", "--rules", "1.01"]) == 0
+    assert "taunt.3: merge into taunt.2 reviewed as editorial" in capsys.readouterr().out
+    text = (paths.RULES / "1.01" / "clauses.toml").read_text(encoding="utf-8")
+    assert '"taunt.3" = { merged_into = "taunt.2", change = "editorial" }' in text
+    assert (
+        main(["rules", "status", "--rules", "1.01", "--json", "--no-oracles", "--case", target])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["cases"][0]["status"] == "valid"
