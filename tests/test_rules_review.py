@@ -97,3 +97,16 @@ def test_review_marks_a_merge_and_its_cases_hold_on(
         == 0
     )
     assert json.loads(capsys.readouterr().out)["cases"][0]["status"] == "valid"
+
+
+def test_coverage_counts_a_merged_clauses_cases_for_the_clause_it_went_into(
+    cases: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules", "review", "taunt.3", "--editorial", "--rules", "1.01"]) == 0
+    capsys.readouterr()
+    main(["coverage", "--rules", "1.01"])
+    before = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert "taunt.3" not in before  # not a clause of 1.01
+    main(["coverage", "--rules", "1.00"])
+    old = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert int(before["taunt.2"].split()[1]) > int(old["taunt.2"].split()[1])

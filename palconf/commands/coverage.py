@@ -73,12 +73,13 @@ def main(args: argparse.Namespace) -> int:
     cases, unfit, _others = split_by_standing(selected, registry, version)
     clauses: dict[str, list[str]] = {c.id: [] for c in registry.clauses_in(version) if c.testable}
     for case in cases:
-        for cid in case.clauses:
-            clauses.setdefault(cid, []).append(case.id)
+        for cid in dict.fromkeys(as_clause_of(registry, c, version) for c in case.clauses):
+            if cid in clauses:
+                clauses[cid].append(case.id)
     not_counted = {case.id: why for case, why in unfit}
     uncounted: dict[str, int] = {}  # clause → citing cases of the version not counted
     for case, _why in unfit:
-        for cid in case.clauses:
+        for cid in dict.fromkeys(as_clause_of(registry, c, version) for c in case.clauses):
             if cid in clauses:
                 uncounted[cid] = uncounted.get(cid, 0) + 1
     clauseless = keywords_without_clauses(registry, version)
@@ -223,3 +224,25 @@ def print_matrix(registry: Any, pairs: dict[str, Any], version: str | None = Non
             cell = str(len(p["cases"])) if p["cases"] else ("-" if p["none"] else "!")
             cells.append(f"{cell:>6}")
         print(f"{a:<13}" + "".join(cells))
+
+
+def as_clause_of(registry: Registry, cid: str, version: str) -> str:
+    """The clause of rules `version` that clause `cid` stands for: itself, or the clause it
+    was merged into (a merge followed up to `version`)."""
+    names = list(registry.versions)
+    upto = names[: names.index(version) + 1]
+    seen = {cid}
+    while version not in registry.clauses[cid].text:
+        into = next(
+            (
+                registry.clauses[cid].merged_into[v]
+                for v in upto
+                if v in registry.clauses[cid].merged_into
+            ),
+            None,
+        )
+        if into is None or into in seen or into not in registry.clauses:
+            return cid
+        seen.add(into)
+        cid = into
+    return cid
