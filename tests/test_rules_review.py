@@ -110,3 +110,18 @@ def test_coverage_counts_a_merged_clauses_cases_for_the_clause_it_went_into(
     main(["coverage", "--rules", "1.00"])
     old = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
     assert int(before["taunt.2"].split()[1]) > int(old["taunt.2"].split()[1])
+
+
+def test_review_can_give_a_changed_clause_its_summary_as_of_the_version(
+    cases: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    said = "Brave N: when the card attacks, its power increases by half of N."
+    assert main(["rules", "review", "brave.2", "--substantive", "--summary", said]) == 0
+    registry = load_registry()
+    assert registry.summary_in("brave.2", "1.01") == said
+    assert registry.summary_in("brave.2", "1.00") != said
+    # one clause at a time, and not for a merge: a usage error, nothing written
+    text = (paths.RULES / "1.01" / "clauses.toml").read_text(encoding="utf-8")
+    assert main(["rules", "review", "brave.*", "--substantive", "--summary", "x"]) == 2
+    assert main(["rules", "review", "taunt.3", "--editorial", "--summary", "x"]) == 2
+    assert (paths.RULES / "1.01" / "clauses.toml").read_text(encoding="utf-8") == text

@@ -69,10 +69,13 @@ def _key(cid: str) -> str:
     return re.escape(_basic(cid)) + "|" + re.escape(f"'{cid}'")
 
 
-def mark_change(text: str, cid: str, change: str, table: str = "clauses") -> str:
+def mark_change(
+    text: str, cid: str, change: str, table: str = "clauses", summary: str | None = None
+) -> str:
     """A clauses file's `text` with clause `cid`'s change set to `change` in `table`
     (`clauses`, or `removed` for a merge): the one entry rewritten (a plain string becomes
-    `{ text = …, change = … }`), every other line as it was. The result is read back; an
+    `{ text = …, change = … }`; with `summary`, the clause's summary from this version on is
+    set too), every other line as it was. The result is read back; an
     entry this cannot rewrite is a `UsageError`."""
     if change not in REVIEWED:
         raise ValueError(change)
@@ -87,6 +90,8 @@ def mark_change(text: str, cid: str, change: str, table: str = "clauses") -> str
             section = header.group("name").strip()
             if own_table.match(line):  # [clauses."cid"] with text = …, change = … below
                 lines[i] = _table_change(lines, i, change)
+                if summary is not None:
+                    lines[i] = _table_set(lines, i, "summary", summary)
                 done = True
                 break
             continue
@@ -104,17 +109,31 @@ def mark_change(text: str, cid: str, change: str, table: str = "clauses") -> str
         if not isinstance(value, dict):
             break
         value["change"] = change
+        if summary is not None:
+            value["summary"] = summary
         end = "\n" if line.endswith("\n") else ""
         lines[i] = f"{_basic(cid)} = {_inline(value)}{end}"
         done = True
         break
     out = "".join(lines)
-    if not done or _entry(out, cid, table).get("change") != change:
+    entry = _entry(out, cid, table)
+    if not done or entry.get("change") != change or summary not in (None, entry.get("summary")):
         raise UsageError(
             f"cannot rewrite the entry of clause {cid} in the clauses file: write "
             f'`change = "{change}"` into it by hand'
         )
     return out
+
+
+def _table_set(lines: list[str], at: int, key: str, value: str) -> str:
+    """Set `key` in the table starting at line `at` (as `_table_change` does `change`)."""
+    for j in range(at + 1, len(lines)):
+        if re.match(r"^\s*\[", lines[j]):
+            break
+        if re.match(rf"^\s*{key}\s*=", lines[j]):
+            lines[j] = f"{key} = {_basic(value)}\n"
+            return lines[at]
+    return lines[at].rstrip("\n") + f"\n{key} = {_basic(value)}\n"
 
 
 def _table_change(lines: list[str], at: int, change: str) -> str:

@@ -48,6 +48,12 @@ def add_parsers(rsub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     kind.add_argument("--editorial", action="store_true", help="the meaning is unchanged")
     kind.add_argument("--substantive", action="store_true", help="the rule changed")
     r.add_argument("--rules", metavar="VERSION", help="the version (default: current)")
+    r.add_argument(
+        "--summary",
+        metavar="TEXT",
+        help="the clause's one-line summary from this version on (what `palconf list "
+        "clauses --rules VERSION` shows), for a clause whose rule changed",
+    )
     r.set_defaults(func=cmd_review)
 
     b = rsub.add_parser(
@@ -91,8 +97,10 @@ def cmd_review(args: argparse.Namespace) -> int:
             chosen[cid] = _table(registry, cid, version)
     path = clauses_file(registry, version)
     text = path.read_text(encoding="utf-8")
+    if args.summary is not None and (len(chosen) != 1 or "removed" in chosen.values()):
+        raise UsageError("--summary is for one changed clause at a time (not a merge)")
     for cid, table in chosen.items():
-        text = mark_change(text, cid, change, table)
+        text = mark_change(text, cid, change, table, args.summary)
     cases = select_cases(_all(args), registry)
     before = {c.id: standing(c, registry, version).state for c in cases}
     write_text_atomic(path, text)
