@@ -200,3 +200,18 @@ def test_a_keyword_of_a_later_version_is_an_unknown_word_under_an_earlier_one(
     assert main(argv) == 0
     rows = _rows(results)
     assert len(rows) == 2 and {r["outcome"] for r in rows} == {"pass"}, rows
+
+
+def test_results_of_two_rules_versions_never_share_a_file(
+    editorial_101: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "r.jsonl"
+    argv = ["run", "--progress", "none", "--results", str(results), "-k", "stealth"]
+    assert main([*argv, "--rules", "1.00"]) == 0
+    capsys.readouterr()
+    for more in ([], ["--resume-other-engine"]):
+        assert main([*argv, "--rules", "1.01", "--resume", *more]) == 2
+        err = capsys.readouterr().err
+        assert "judged against rules 1.00, this run's are 1.01" in err
+        assert "never share a file" in err
+    assert _meta(results)["rules_version"] == "1.00"

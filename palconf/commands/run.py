@@ -266,11 +266,17 @@ def main(args: argparse.Namespace) -> int:
             )
         resumed = out.resumed if out else ResultsFile("", [])
         mismatch = resumed.mismatch(info.name, info.version, rules)
-        if mismatch is not None and not args.resume_other_engine:
+        if args.resume_other_engine:  # another engine may add; another rules version not
+            mismatch = resumed.rules_mismatch(rules)
+        if mismatch is not None:
+            mix = (
+                ", or add --resume-other-engine to mix them"
+                if resumed.rules_mismatch(rules) is None
+                else " (results of two rules versions never share a file)"
+            )
             raise UsageError(
                 f"will not resume {args.results}: {mismatch}; run without --resume "
-                f"(or with another --results FILE) to start afresh, or add "
-                f"--resume-other-engine to mix them"
+                f"(or with another --results FILE) to start afresh{mix}"
             )
         selected = {c.id for c in cases}
         earlier = [r for r in resumed.results if r.id in selected]

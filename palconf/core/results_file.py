@@ -197,6 +197,15 @@ class ResultsFile:
                 f"its results are from the engine {_label((was_name, was_version, ''))}, "
                 f"this run's engine is {_label((name, version, ''))}"
             )
+        return self.rules_mismatch(rules_version)
+
+    def rules_mismatch(self, rules_version: str) -> str | None:
+        """Why a run against `rules_version` must not add to this file, or None. Unlike an
+        engine's name, this is never waived (`--resume-other-engine`): the file's one
+        `rules_version` says whose cases and oracle every result in it was judged by."""
+        if not self.results or self.meta is None:
+            return None
+        rules = _owner(self.meta)[2]
         if rules and rules != rules_version:
             return (
                 f"its results were judged against rules {terminal_safe(rules, 50)}, "
