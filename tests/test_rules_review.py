@@ -125,3 +125,30 @@ def test_review_can_give_a_changed_clause_its_summary_as_of_the_version(
     assert main(["rules", "review", "brave.*", "--substantive", "--summary", "x"]) == 2
     assert main(["rules", "review", "taunt.3", "--editorial", "--summary", "x"]) == 2
     assert (paths.RULES / "1.01" / "clauses.toml").read_text(encoding="utf-8") == text
+
+
+def test_a_text_edited_after_its_review_is_pending_again(
+    cases: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rules review` records the hash of the text it read (`reviewed`); a text edited since
+    is not covered by that review: the change is pending, and its cases stop holding."""
+    target = "stealth-attacker-cannot-be-blocked"
+    assert main(["rules", "review", "stealth.1", "--editorial", "--rules", "1.01"]) == 0
+    path = paths.RULES / "1.01" / "clauses.toml"
+    text = path.read_text(encoding="utf-8")
+    assert "reviewed = " in text.split('"stealth.1"')[1].splitlines()[0]
+    assert load_registry().clauses["stealth.1"].changed_in("1.01") == "editorial"
+    capsys.readouterr()
+    assert (
+        main(["rules", "status", "--rules", "1.01", "--json", "--no-oracles", "--case", target])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["cases"][0]["status"] == "valid"
+    path.write_text(text.replace("can never be blocked", "can not ever be blocked"), "utf-8")
+    load_registry.cache_clear()
+    assert load_registry().clauses["stealth.1"].changed_in("1.01") == "pending"
+    assert (
+        main(["rules", "status", "--rules", "1.01", "--json", "--no-oracles", "--case", target])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["cases"][0]["status"] == "unreviewed"

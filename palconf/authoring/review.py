@@ -25,7 +25,7 @@ from palconf.cases.loader import Case
 from palconf.cases.standing import Standing, as_of, standing
 from palconf.core.errors import UsageError
 from palconf.engines.oracle_engine import oracle_of
-from palconf.registry import CHANGES, Registry
+from palconf.registry import CHANGES, Registry, clause_hash
 from palconf.running.runner import run_case
 
 __all__ = [
@@ -60,7 +60,7 @@ def _basic(text: str) -> str:
 
 
 def _inline(entry: dict[str, Any]) -> str:
-    first = [k for k in ("text", "merged_into", "change", "summary") if k in entry]
+    first = [k for k in ("text", "merged_into", "change", "reviewed", "summary") if k in entry]
     order = first + [k for k in entry if k not in first]
     return "{ " + ", ".join(f"{k} = {_basic(str(entry[k]))}" for k in order) + " }"
 
@@ -90,6 +90,9 @@ def mark_change(
             section = header.group("name").strip()
             if own_table.match(line):  # [clauses."cid"] with text = …, change = … below
                 lines[i] = _table_change(lines, i, change)
+                text_now = _entry("".join(lines), cid, table).get("text")
+                if isinstance(text_now, str):
+                    lines[i] = _table_set(lines, i, "reviewed", clause_hash(text_now))
                 if summary is not None:
                     lines[i] = _table_set(lines, i, "summary", summary)
                 done = True
@@ -109,6 +112,8 @@ def mark_change(
         if not isinstance(value, dict):
             break
         value["change"] = change
+        if table == "clauses" and isinstance(value.get("text"), str):
+            value["reviewed"] = clause_hash(value["text"])  # the text this review read
         if summary is not None:
             value["summary"] = summary
         end = "\n" if line.endswith("\n") else ""

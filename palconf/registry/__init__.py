@@ -14,7 +14,6 @@ so an editorial-only version needs no code.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,6 +27,7 @@ from palconf.registry.files import (
     LIVING,
     RegistryError,
     VersionClauses,
+    clause_hash,
     same_text,
     version_clauses,
 )
@@ -51,14 +51,6 @@ __all__ = [
     "load",
     "same_text",
 ]
-
-HASH_LEN = 12
-
-
-def clause_hash(text: str) -> str:
-    """The short hash a case records of a clause's text when it is blessed (white space
-    folded, so re-wrapping a sentence changes nothing)."""
-    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ clause's life version by version."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ from palconf.core.errors import UsageError
 
 __all__ = [
     "CHANGES",
+    "HASH_LEN",
     "LIVING",
     "Reader",
     "RegistryError",
     "VersionClauses",
+    "clause_hash",
     "lives",
     "same_text",
     "version_clauses",
@@ -74,6 +77,15 @@ class Reader:
         return str(value)
 
 
+HASH_LEN = 12
+
+
+def clause_hash(text: str) -> str:
+    """The short hash a case records of a clause's text when it is blessed, and a review of
+    the text it reviewed (white space folded, so re-wrapping a sentence changes nothing)."""
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:HASH_LEN]
+
+
 @dataclass
 class VersionClauses:
     """One version's clauses file, as read: text, declared change and summary per clause,
@@ -89,8 +101,9 @@ class VersionClauses:
 
 def version_clauses(path: Path) -> VersionClauses:
     """`rules/<version>/clauses.toml`: each clause a string (its text) or a table `{text,
-    change, summary}`; `[removed]` the clauses dropped, each `{merged_into = "id", change}`
-    or `{}`."""
+    change, summary, reviewed}` (`reviewed`: the hash of the text a review read; a text
+    edited since is `pending` again, whatever `change` says); `[removed]` the clauses
+    dropped, each `{merged_into = "id", change}` or `{}`."""
     per = Reader(path)
     out = VersionClauses()
     table = per.table(per.data, "clauses", "clauses", required=False)
@@ -108,7 +121,11 @@ def version_clauses(path: Path) -> VersionClauses:
             out.change[cid] = change
         if "summary" in entry:
             out.summary[cid] = per.text(entry, "summary", f"{where}.summary")
-        unknown = set(entry) - {"text", "change", "summary"}
+        if "reviewed" in entry:  # the hash of the text the review read (`rules review`)
+            reviewed = per.text(entry, "reviewed", f"{where}.reviewed")
+            if cid in out.change and reviewed != clause_hash(out.text[cid]):
+                out.change[cid] = "pending"  # the text was edited after its review
+        unknown = set(entry) - {"text", "change", "summary", "reviewed"}
         if unknown:
             raise per.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
     removed = per.table(per.data, "removed", "removed", required=False)
