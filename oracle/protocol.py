@@ -44,6 +44,12 @@ class Session:
             "rules": self.rules_version,
         }
 
+    def new_game(self, state: Any) -> Rules:
+        """The game a `setup` starts: from the STATE alone, nothing of the game before
+        (`self.game`, None before the first) carried over (P-state's defaults hold in every
+        game). StateError when the STATE is refused."""
+        return self.rules_class.from_state(state)
+
     def handle(self, request: Any) -> dict[str, Any]:
         if not isinstance(request, dict):
             return error("bad-request", "a request must be a JSON object")
@@ -55,8 +61,8 @@ class Session:
                 return self.hello()
             if cmd == "setup":
                 try:
-                    game = self.rules_class.from_state(request.get("state"))
-                except StateError as e:
+                    game = self.new_game(request.get("state"))
+                except StateError as e:  # refused: the game before stays (P-errors)
                     return error(e.code, e.message)
                 self.game = game
                 return {"ok": True}

@@ -154,9 +154,15 @@ def test_each_misreading_is_one_line_sentence() -> None:
 
 
 def test_each_mutant_is_a_small_override_out_of_the_oracle() -> None:
-    """One keyword replaced (same keys), or at most two `Rules` methods overridden, never
-    both; the oracle's own classes are untouched."""
+    """One keyword replaced (same keys), or at most two `Rules` methods overridden, or (a
+    session mutant) at most two `Session` methods on the oracle's own game, never two of
+    these; the oracle's own classes are untouched."""
     for m in MUTANTS.values():
+        if m.session is not Session:
+            assert m.rules is Rules and issubclass(m.session, Session), m.name
+            assert 1 <= len(overridden_methods(m.session, Session)) <= 2, m.name
+            assert m.how.startswith("overrides Session."), m.name
+            continue
         assert issubclass(m.rules, Rules) and m.rules is not Rules, m.name
         changed = [k for k in KEYWORDS if m.rules.keywords[k] is not KEYWORDS[k]]
         assert set(m.rules.keywords) == set(KEYWORDS), m.name
@@ -180,7 +186,7 @@ def test_every_mutant_says_hello_with_all_keywords() -> None:
     """A mutant lacking a keyword would have its cases skipped, never failed."""
     oracle = Session().hello()["keywords"]
     for m in MUTANTS.values():
-        assert Session(m.rules).hello()["keywords"] == oracle, m.name
+        assert m.session(m.rules).hello()["keywords"] == oracle, m.name
 
 
 def test_get_unknown_mutant_is_a_clear_error() -> None:

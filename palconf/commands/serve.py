@@ -8,8 +8,8 @@ import json
 import sys
 from typing import IO
 
-from palconf.core import json_read
 from palconf.core.errors import UsageError
+from palconf.engines.oracle_engine import answer_line
 from palconf.oracle import Session
 
 
@@ -38,13 +38,7 @@ def serve(session: Session, inp: IO[str], out: IO[str]) -> int:
     for line in inp:
         if not line.strip():
             continue
-        try:
-            request = json_read.loads(line)
-        except ValueError as e:  # not JSON, too deep, NaN, a key twice
-            request = None  # not a `bye`, whatever came before
-            reply = {"ok": False, "error": "bad-json", "message": str(e)}
-        else:
-            reply = session.handle(request)
+        request, reply = answer_line(session, line)  # not JSON: bad-json, and not a `bye`
         out.write(json.dumps(reply, separators=(",", ":")) + "\n")
         out.flush()
         if isinstance(request, dict) and request.get("cmd") == "bye":
@@ -67,6 +61,6 @@ def main(args: argparse.Namespace) -> int:
             m = mutants.for_rules(mutants.get(args.mutant), oracle)
         except (KeyError, ValueError) as e:
             raise UsageError(f"{e.args[0]}") from None
-        session = Session(m.rules, name=f"palconf-mutant:{m.name}", rules_version=version)
+        session = m.session(m.rules, name=f"palconf-mutant:{m.name}", rules_version=version)
         return serve(session, sys.stdin, sys.stdout)
     return serve(Session(oracle, rules_version=version), sys.stdin, sys.stdout)

@@ -23,8 +23,8 @@ nothing on, or read as an aura of its side), `refusals` (B-21), `reasons` (P-rea
 order of the REASON table, each field's code), `protocol_state` (P-state),
 `protocol_observed` (P-observed), `protocol_legal`, `protocol_legal_repeats` (actions listed
 once a turn or a step) and `protocol_legal_steps` (who acts when, assigns, `choose`)
-(P-legal), `overreading` (restrictions, forced choices and side effects the text does not
-state; no-op transitions), `lifetimes` (effects after their source is gone),
+(P-legal), `protocol_session` (what a new `setup` keeps of the game before), `overreading`
+(restrictions, forced choices and side effects the text does not state; no-op transitions), `lifetimes` (effects after their source is gone),
 `ignored_fields` (fields accepted and ignored; P-state and P-reasons rules read as holding on
 one card kind or zone).
 """
@@ -40,6 +40,7 @@ from typing import TypeVar
 
 from palconf.core.outcomes import PROTOCOL, PROTOCOL_PREFIX
 from palconf.oracle.keywords import KEYWORDS, Keyword
+from palconf.oracle.protocol import Session
 from palconf.oracle.rules import Rules
 from palconf.registry import BASE
 
@@ -63,6 +64,7 @@ MODULES = (
     "protocol_legal",
     "protocol_legal_repeats",
     "protocol_legal_steps",
+    "protocol_session",
     "overreading",
     "lifetimes",
     "ignored_fields",
@@ -85,6 +87,9 @@ class Mutant:
     how: str
     #: for a `keyword_mutant`: the keyword class that replaces the oracle's
     keyword_class: type[Keyword] | None = None
+    #: the protocol layer it speaks through: `Session`, or for a `session_mutant` the
+    #: subclass that carries the misreading (`rules` is then the oracle's own)
+    session: type[Session] = Session
 
     @property
     def keyword(self) -> str:
@@ -100,6 +105,7 @@ _loaded = False
 
 R = TypeVar("R", bound=type[Rules])
 K = TypeVar("K", bound=type[Keyword])
+S = TypeVar("S", bound=type[Session])
 
 
 def _register(m: Mutant) -> None:
@@ -169,14 +175,39 @@ def keyword_mutant(name: str, clause: str, misreading: str) -> Callable[[K], K]:
     return deco
 
 
+def session_mutant(name: str, clause: str, misreading: str) -> Callable[[S], S]:
+    """Register a subclass of the protocol layer `Session` (oracle/protocol.py) overriding
+    one method as the mutant `name`: a misreading of the wire (P-errors) or of what a new
+    `setup` keeps of the game before. Its game is the oracle's."""
+
+    def deco(cls: S) -> S:
+        methods = overridden_methods(cls, Session)
+        _register(
+            Mutant(
+                name,
+                clause,
+                misreading,
+                Rules,
+                "overrides Session." + ", Session.".join(methods),
+                session=cls,
+            )
+        )
+        return cls
+
+    return deco
+
+
 def for_rules(m: Mutant, oracle: type[Rules]) -> Mutant:
     """Mutant `m` as a misreading of the oracle `oracle` (the `Rules` class of one rules
     version) rather than of `Rules`: a `@mutant` class is mixed with it, its own overrides
     first (`type(name, (MutantRules, oracle), {})`); a keyword mutant's keyword class
     replaces `oracle`'s keyword (mixed with it, when `oracle` has its own class for that
-    keyword) in `oracle`'s keyword mapping. For `Rules` itself, `m` unchanged."""
+    keyword) in `oracle`'s keyword mapping; a session mutant plays `oracle`'s game. For
+    `Rules` itself, `m` unchanged."""
     if oracle is Rules:
         return m
+    if m.session is not Session:
+        return replace(m, rules=oracle)
     if m.keyword_class is not None:
         cls = m.keyword_class
         theirs = oracle.keywords.get(cls.id)

@@ -179,7 +179,9 @@ def own_interpreter(argv: Sequence[str]) -> list[str]:
 
 def in_process(mutant: Mutant) -> Engine:
     """The mutant as an in-process engine (the default, and the fast way)."""
-    return OracleEngine(rules=mutant.rules, name=f"palconf-mutant:{mutant.name}")
+    return OracleEngine(
+        rules=mutant.rules, name=f"palconf-mutant:{mutant.name}", session=mutant.session
+    )
 
 
 #: What the worker processes of a parallel sweep share (set before they are forked).

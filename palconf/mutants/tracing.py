@@ -26,6 +26,7 @@ from typing import Any
 
 from palconf.mutants import Mutant
 from palconf.oracle.model import CardState, GameState
+from palconf.oracle.protocol import Session
 from palconf.oracle.rules import Pending, Refusal, Rules
 
 #: Methods of `Rules` that change neither their arguments, nor the game, nor the `Rules`
@@ -78,6 +79,8 @@ def rules_attributes(base: type[Rules] = Rules) -> dict[str, Any]:
 def touches(mutant: Mutant, base: type[Rules] = Rules) -> frozenset[str] | None:
     """What the mutant replaced of the oracle `base`: names of its methods and
     `keyword:<id>`; None when it cannot be probed (the mutant then runs on every case)."""
+    if mutant.session is not Session:  # the protocol layer is not traced
+        return None
     names: set[str] = set()
     oracle = rules_attributes(base)
     for cls in mutant.rules.__mro__:
