@@ -24,9 +24,9 @@ order of the REASON table, each field's code), `protocol_state` (P-state),
 `protocol_observed` (P-observed), `protocol_legal`, `protocol_legal_repeats` (actions listed
 once a turn or a step) and `protocol_legal_steps` (who acts when, assigns, `choose`)
 (P-legal), `protocol_session` (what a new `setup` keeps of the game before), `overreading`
-(restrictions, forced choices and side effects the text does not state; no-op transitions), `lifetimes` (effects after their source is gone),
-`ignored_fields` (fields accepted and ignored; P-state and P-reasons rules read as holding on
-one card kind or zone).
+(restrictions, forced choices and side effects the text does not state; no-op transitions),
+`lifetimes` (effects after their source is gone), `ignored_fields` (fields accepted and
+ignored; P-state and P-reasons rules read as holding on one card kind or zone).
 """
 
 from __future__ import annotations
