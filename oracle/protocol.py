@@ -44,6 +44,11 @@ class Session:
             "rules": self.rules_version,
         }
 
+    def not_json(self, message: str) -> dict[str, Any]:
+        """The answer to a line that is not JSON (P-errors: `bad-json`); whoever reads the
+        lines (`palconf serve`, the in-process wire) parses them and asks this."""
+        return error("bad-json", message)
+
     def new_game(self, state: Any) -> Rules:
         """The game a `setup` starts: from the STATE alone, nothing of the game before
         (`self.game`, None before the first) carried over (P-state's defaults hold in every

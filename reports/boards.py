@@ -23,6 +23,7 @@ from typing import Any
 
 from palconf.cases.loader import Case
 from palconf.core import MISSING, Result
+from palconf.engines.oracle_engine import answer_line
 from palconf.oracle.protocol import Session
 from palconf.oracle.rules import Rules
 from palconf.registry import Registry
@@ -113,15 +114,16 @@ def _replay(case: Case, step: int) -> tuple[Rules, dict[str, Any] | None] | None
     """The oracle after steps 1..step, and its reply to the last of them when it refused it."""
     # the protocol layer itself: a refused setup step leaves the game as it was
     session = Session()
-    if not session.handle({"cmd": "setup", "state": case.setup})["ok"]:
+    if case.setup is not None and not session.handle({"cmd": "setup", "state": case.setup})["ok"]:
         return None
     refusal: dict[str, Any] | None = None
     for st in case.steps[:step]:
-        reply = session.handle(st.request())
+        reply = answer_line(session, st.line())[1]
         if reply.get("error") == "internal":
             return None
         refusal = None if reply["ok"] else reply
-    assert session.game is not None
+    if session.game is None:  # no game yet (a case with no setup): no board to draw
+        return None
     return session.game, refusal
 
 
@@ -280,7 +282,7 @@ def board_pair(case: Case, result: Result) -> BoardPair | None:
         st = case.steps[step - 1]
         # a setup step is a whole STATE: too long to show in a line, the reason says more
         action = "" if st.kind == "setup" else st.describe()
-        label = "setup step" if st.kind == "setup" else "action"
+        label = st.label
         if refused:
             where = f"before {label} {step} (the oracle refuses it)"
         else:

@@ -259,14 +259,16 @@ class StepLine:
 
 def steps_of(case: Case) -> list[StepLine]:
     """A case's steps in words, for its page: what is sent, what must follow."""
-    lines = [StepLine(0, "after setup", "", _expected(case, 0) or "(nothing checked)")]
+    lines = []
+    if case.setup is not None:
+        lines.append(StepLine(0, "after setup", "", _expected(case, 0) or "(nothing checked)"))
     for n, st in enumerate(case.steps, start=1):
         if st.kind == "setup":
             cards = _cards(st.body)
             sent = f"a new STATE ({cards} card{'' if cards == 1 else 's'} in its zones)"
-            label = f"setup step {n}"
         else:
-            sent, label = st.describe(), f"action {n}"
+            sent = st.describe()
+        label = f"{st.label} {n}"
         lines.append(StepLine(n, label, sent, _expected(case, n) or "accepted"))
     return lines
 

@@ -69,6 +69,8 @@ class Demand:
 def demands(case: Case, rules: type[Rules] = Rules) -> list[Demand]:
     """The actions of a case that demand a reason, each with what the oracle (`rules`) finds
     there."""
+    if case.setup is None:  # no game to ask until a setup step: wire steps demand no reason
+        return []
     try:
         game = rules.from_state(case.setup)
     except StateError:
@@ -76,6 +78,8 @@ def demands(case: Case, rules: type[Rules] = Rules) -> list[Demand]:
     out: list[Demand] = []
     for n, step in enumerate(case.steps, start=1):
         exp = case.expectation_after(n)
+        if step.wire:  # an answer of the protocol layer: no REASON, no move
+            continue
         if step.kind == "setup":
             if exp is None or exp.refused is None:
                 try:
@@ -226,7 +230,7 @@ def instances_in_setup(case: Case, keyword: str) -> int:
         for p in c.get("assigned", []):
             card(p)
 
-    for pdata in case.setup.get("players", {}).values():
+    for pdata in (case.setup or {}).get("players", {}).values():
         for zone in ("hand", "battle", "structures", "graveyard"):
             for c in pdata.get(zone, []):
                 card(c)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from palconf import paths
 from palconf.cases.errors import CaseError
 from palconf.cases.keywords import CASE_NUMBER, keyword_pattern, lexicon
+from palconf.cases.wire import SETUP_ERRORS, WIRE_ERRORS, wire_errors
 from palconf.core.schema import Check, Compiler, python_pattern
 from palconf.oracle.model import StateError, load_state
 from palconf.registry import Registry
@@ -28,10 +29,6 @@ if TYPE_CHECKING:
 
 
 NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
-
-
-#: The refusals a setup step may demand (`P-state`); every other code is an action's REASON.
-SETUP_ERRORS = ("invalid-state", "unsupported")
 
 
 def schema(registry: Registry | None = None) -> dict[str, Any]:
@@ -230,7 +227,7 @@ def needed_keywords(setup: Any, registry: Registry | None = None) -> set[str]:
 def _refs(data: dict[str, Any]) -> Iterator[tuple[list[str | int], str]]:
     """(field path, card id) for every card id an action or expectation names."""
     for i, action in enumerate(data.get("actions", [])):
-        if "malformed" in action or "setup" in action:
+        if any(k in action for k in ("malformed", "setup", "send", "request")):
             continue
         for key in ("card", "structure", "attacker", "blocker", "discard"):
             if key in action:
@@ -325,7 +322,7 @@ def semantic_errors(
                 ["interpretations", i],
                 f"{iid} is retired: the ruling in force is {registry.retired[iid]}",
             )
-    ids, _ = _state_ids(data["setup"])
+    ids, _ = _state_ids(data.get("setup", {}))
     seen: set[str] = set()
     for cid in ids:
         if cid in seen:
@@ -339,36 +336,39 @@ def semantic_errors(
                 )
             )
         seen.add(cid)
-    if len(seen) == len(ids):  # (duplicates are said above)
+    if "setup" in data and len(seen) == len(ids):  # (duplicates are said above)
         errors += state_errors(data["setup"], ["setup"], file, text, registry)
     n_actions = len(data["actions"])
     refused_actions = {e.get("after", n_actions) - 1 for e in data["expect"] if "refused" in e}
     setup_steps = {i for i, a in enumerate(data["actions"]) if "setup" in a}
+    wire_steps = {i for i, a in enumerate(data["actions"]) if "send" in a or "request" in a}
     for i in sorted(setup_steps - refused_actions):  # an accepted setup step: its ids count
         step = data["actions"][i]["setup"]
         illegal = state_errors(step, ["actions", i, "setup"], file, text, registry)
         errors += illegal
         if not illegal:
             seen |= set(_state_ids(step)[0])
+    for path, message in wire_errors(data, setup_steps - refused_actions):
+        err(path, message)
     for i, exp in enumerate(data["expect"]):
         after = exp.get("after", n_actions)
         refused = exp.get("refused")
         codes = refused if isinstance(refused, list) else [] if refused is None else [refused]
         if after - 1 in setup_steps:
-            for code in codes:
-                if code not in SETUP_ERRORS:
-                    err(
-                        ["expect", i, "refused"],
-                        f"step {after} is a setup step: `refused` must be one "
-                        f"of {', '.join(SETUP_ERRORS)}, not {code!r}",
-                    )
+            allowed, what = SETUP_ERRORS, f"step {after} is a setup step"
+        elif after - 1 in wire_steps:
+            allowed, what = WIRE_ERRORS, f"step {after} is a wire step"
         else:
-            for code in codes:
-                if code in SETUP_ERRORS:
-                    err(
-                        ["expect", i, "refused"],
-                        f"{code!r} is a refusal of `setup`; step {after} is an action",
-                    )
+            allowed, what = (), ""
+        for code in codes:
+            if allowed and code not in allowed:
+                err(
+                    ["expect", i, "refused"],
+                    f"{what}: `refused` must be one of {', '.join(allowed)}, not {code!r}",
+                )
+            elif not allowed and code in WIRE_ERRORS:
+                whose = "a refusal of `setup`" if code in SETUP_ERRORS else "an error (P-errors)"
+                err(["expect", i, "refused"], f"{code!r} is {whose}; step {after} is an action")
     for path, cid in _refs(data):
         # an unknown id is deliberate in an action the case expects to be refused
         deliberate = path[0] == "actions" and path[1] in refused_actions

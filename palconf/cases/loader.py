@@ -87,19 +87,53 @@ class Expectation:
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a case: an ACTION sent with `act`, or a STATE sent with `setup`."""
+    """One step of a case: an ACTION sent with `act`, a STATE sent with `setup`, or a wire
+    step (P-errors): a line of text sent as it is (`send`), or a table sent as the request
+    object whatever its `cmd` (`request`)."""
 
-    kind: Literal["act", "setup"]
+    kind: Literal["act", "setup", "send", "request"]
     body: Any
 
+    @property
+    def wire(self) -> bool:
+        """Sent as a line, its reply checked as an answer of the protocol layer."""
+        return self.kind in ("send", "request")
+
+    @property
+    def is_bye(self) -> bool:
+        return self.kind == "request" and self.body.get("cmd") == "bye"
+
+    @property
+    def code_field(self) -> str:
+        """Where a refusal of this step gives its code: an action's `reason`, else `error`."""
+        return "reason" if self.kind == "act" else "error"
+
+    @property
+    def label(self) -> str:
+        """What a message calls the step: `action`, `setup step` or `wire step`."""
+        return {"act": "action", "setup": "setup step"}.get(self.kind, "wire step")
+
     def request(self) -> dict[str, Any]:
+        """The request object (a `send` step's line may be none: see `line`)."""
         if self.kind == "setup":
             return {"cmd": "setup", "state": self.body}
+        if self.kind == "request":
+            return dict(self.body)
+        if self.kind == "send":
+            raise ValueError("a `send` step is a line of text, not a request object")
         return {"cmd": "act", "action": self.body}
 
+    def line(self) -> bytes:
+        """What goes on the wire for this step (no newline)."""
+        if self.kind == "send":
+            return str(self.body).encode("utf-8")
+        return json.dumps(self.request(), separators=(",", ":")).encode("utf-8")
+
     def describe(self) -> str:
+        if self.kind == "send":
+            return f"the line {json.dumps(self.body)}"
         body = json.dumps(self.body, sort_keys=True)
-        return f"setup {body}" if self.kind == "setup" else body
+        return {"setup": f"setup {body}", "request": f"the request {body}"}.get(self.kind, body)
 
 
 @dataclass(frozen=True)
@@ -110,7 +144,8 @@ class Case:
     clauses: tuple[str, ...]
     rules: tuple[str, ...]
     interpretations: tuple[str, ...]
-    setup: dict[str, Any]
+    #: the STATE it starts from; None: it starts on a fresh engine that has had no game
+    setup: dict[str, Any] | None
     steps: tuple[Step, ...]
     expect: tuple[Expectation, ...]
     keywords: tuple[str, ...]  # its groups: the keywords of its clauses, `protocol`, or `base`
@@ -192,8 +227,9 @@ def _legal(data: dict[str, Any] | None) -> LegalExpectation | None:
 
 
 def _step(entry: dict[str, Any]) -> Step:
-    if "setup" in entry:
-        return Step("setup", entry["setup"])
+    for kind in ("setup", "send", "request"):
+        if kind in entry:
+            return Step(kind, entry[kind])  # type: ignore[arg-type]
     return Step("act", entry["malformed"] if "malformed" in entry else entry)
 
 
@@ -210,7 +246,7 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
     )
     keywords = _groups(data.get("clauses", []), data.get("rules", []), registry)
     steps = tuple(_step(a) for a in data["actions"])
-    needs = needed_keywords(data["setup"], registry)
+    needs = needed_keywords(data.get("setup"), registry)
     needs |= {k for k in keywords if k not in (BASE, PROTOCOL)}
     for step in steps:
         if step.kind == "setup":
@@ -222,7 +258,7 @@ def build_case(data: dict[str, Any], rel: str, registry: Registry) -> Case:
         clauses=tuple(data.get("clauses", [])),
         rules=tuple(data.get("rules", [])),
         interpretations=tuple(data.get("interpretations", [])),
-        setup=data["setup"],
+        setup=data.get("setup"),
         steps=steps,
         expect=expect,
         keywords=keywords,

@@ -115,6 +115,9 @@ def print_header(
         for iid in case.interpretations:
             text = str(registry.interpretations.get(iid, {}).get("text", ""))
             print(f"  {iid}  {_block(text)}")
+    if case.setup is None:
+        print("\nno setup: the case starts on a fresh engine, that has had no game")
+        return
     print("\nboard (the case's setup)")
     for line in render_board(case.setup):
         print(line)
@@ -125,7 +128,7 @@ def print_step(view: StepView, paint: Paint) -> None:
         print(f"\n{paint('setup', 'bold')}")
     else:
         assert view.step is not None
-        kind = "setup step" if view.step.kind == "setup" else "action"
+        kind = view.step.label
         print(f"\n{paint(f'{kind} {view.n}', 'bold')}  {_json(view.step.body)}")
     print(f"  expected  {view.expected}")
     ok = view.as_expected

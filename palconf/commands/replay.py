@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from palconf.commands import add_display_options
-from palconf.core import MISSING, Engine, EngineFault, terminal_safe
+from palconf.core import MISSING, Engine, EngineFault, send_line, terminal_safe
 from palconf.engines.options import add_engine_options, make_engine
 from palconf.explain.transcript import Entry, read_transcript, reply_diffs
 from palconf.running.terminal import Paint, use_color
@@ -120,6 +120,10 @@ def main(args: argparse.Namespace) -> int:
 
 def _replay_one(engine: Engine, entry: Entry, started: bool) -> Any:
     request = entry.request
+    if entry.line is not None:  # a line sent as it is
+        if not started:
+            engine.start()
+        return send_line(engine, entry.line.encode("utf-8"), "a recorded line")
     if isinstance(request, dict) and request.get("cmd") == "hello":
         if started:
             engine.restart()
@@ -133,6 +137,7 @@ def _replay_one(engine: Engine, entry: Entry, started: bool) -> Any:
 
 def _show(n: int, entry: Entry, paint: Paint, same: bool, lines: list[str]) -> None:
     mark = paint("same", "green") if same else paint("DIFFERS", "red")
-    print(f"  {n:>3} {mark} {_short(entry.request)}")
+    sent = _short(entry.request) if entry.line is None else terminal_safe(entry.line, SHOW)
+    print(f"  {n:>3} {mark} {sent}")
     for line in lines:
         print(f"        {line}")

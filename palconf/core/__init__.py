@@ -18,6 +18,7 @@ from palconf.core.engine import (
     EngineFault,
     EngineInfo,
     EngineTimeout,
+    NoGame,
     ProtocolViolation,
     Unsupported,
     act,
@@ -25,6 +26,7 @@ from palconf.core.engine import (
     legal,
     observe,
     parse_hello,
+    send_line,
     setup,
 )
 from palconf.core.outcomes import FAILED, PASSED, Outcome, Result, Tally
@@ -43,6 +45,7 @@ __all__ = [
     "EngineTimeout",
     "Missing",
     "Outcome",
+    "NoGame",
     "ProtocolViolation",
     "Result",
     "Tally",
@@ -54,6 +57,7 @@ __all__ = [
     "legal_diffs",
     "observe",
     "parse_hello",
+    "send_line",
     "setup",
     "state_changes",
     "terminal_safe",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from palconf.core import json_read
 from palconf.core.errors import PalconfError
 
 #: The fields every OBSERVED has (`P-observed`).
@@ -30,6 +31,9 @@ OBSERVED_KEYS = (
 
 #: Seconds to wait for each reply of an engine unless told otherwise (`--timeout`).
 DEFAULT_TIMEOUT = 10.0
+
+#: Seconds an engine process has to exit after answering `bye` ("then the engine exits").
+BYE_GRACE = 2.0
 
 
 class EngineFault(PalconfError):
@@ -53,6 +57,11 @@ class EngineCrash(EngineFault):
 
 class ProtocolViolation(EngineFault):
     pass
+
+
+class NoGame(ProtocolViolation):
+    """`observe` answered `no-game` where palconf had loaded a game: the engine lost it (the
+    runner makes it a failure of the case when the case's own steps led there)."""
 
 
 class Unsupported(PalconfError):
@@ -186,6 +195,26 @@ def check_reply(reply: Any, cmd: str, *, unsupported_skips: bool = True) -> dict
     return reply
 
 
+def send_line(engine: Engine, line: bytes, label: str) -> Any:
+    """Send one line as it is (a wire step, P-errors) and return the reply, unchecked. An
+    engine on the wire (a process, the in-process oracle) takes it through its
+    `request_line`; any other in-process engine gets the value the line holds through
+    `request`, and a line that is not JSON cannot reach it: `Unsupported` (the case is
+    skipped, with the reason)."""
+    raw = getattr(engine, "request_line", None)
+    if callable(raw):
+        return raw(line, label)
+    try:
+        value = json_read.loads(line)
+    except ValueError:
+        raise Unsupported(
+            f"{label}: an in-process engine takes requests as values, and this line is not "
+            "JSON (it is checked on engines that speak the wire: a process, or one with "
+            "request_line)"
+        ) from None
+    return engine.request(value)
+
+
 def _refusal_text(reply: dict[str, Any]) -> str:
     return f"{reply.get('error')}: {reply.get('message', '')}"
 
@@ -216,7 +245,8 @@ def observe(engine: Engine, step: int) -> dict[str, Any]:
     """Send `observe`: OBSERVED, with every field `P-observed` names."""
     reply = check_reply(engine.request({"cmd": "observe"}), "observe")
     if not reply["ok"]:
-        raise ProtocolViolation(f"`observe` failed at step {step}: {_refusal_text(reply)}")
+        fault = NoGame if reply["error"] == "no-game" else ProtocolViolation
+        raise fault(f"`observe` failed at step {step}: {_refusal_text(reply)}")
     state = reply.get("state")
     if not isinstance(state, dict) or any(k not in state for k in OBSERVED_KEYS):
         missing = [k for k in OBSERVED_KEYS if not isinstance(state, dict) or k not in state]

@@ -29,7 +29,7 @@ def answer_line(session: Session, line: str | bytes) -> tuple[Any, dict[str, Any
     try:
         request = json_read.loads(line)
     except ValueError as e:
-        return None, {"ok": False, "error": "bad-json", "message": str(e)}
+        return None, session.not_json(str(e))
     return request, session.handle(request)
 
 

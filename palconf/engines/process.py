@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from palconf.core.engine import (
+    BYE_GRACE,
     DEFAULT_TIMEOUT,
     BaseEngine,
     EngineCrash,
@@ -62,8 +63,8 @@ __all__ = ["DEFAULT_TIMEOUT", "EngineCommandError", "ProcessEngine", "split_comm
 
 MAX_REPLY_BYTES = 1 << 20
 STDERR_LIMIT = 32 * 1024
-#: How long `close` waits for the engine to answer `bye` and exit before it kills it.
-BYE_GRACE = 2.0
+#: How long `close` waits for the engine to answer `bye` and exit before it kills it:
+#: `BYE_GRACE` (palconf.core.engine), as a case's `bye` step waits.
 #: How long to wait for a process that closed stdout to exit, to report its status.
 EXIT_GRACE = 0.5
 

@@ -20,6 +20,7 @@ from palconf.core import (
     EngineFault,
     compare,
     observe,
+    send_line,
     state_changes,
 )
 from palconf.core import legal as ask
@@ -43,7 +44,7 @@ class Answer:
 class StepView:
     n: int  # 0 = the case's setup
     step: Step | None
-    request: dict[str, Any]
+    request: Any  # the request object, or a `send` step's line
     expected: str
     engine: Answer
     oracle: Answer | None = None  # None when the engine is the oracle
@@ -76,22 +77,32 @@ def expected_text(case: Case, n: int) -> str:
     return "; ".join(parts)
 
 
-def _answer(engine: Engine, n: int, request: dict[str, Any], ask_legal: bool) -> Answer:
+def _answer(
+    engine: Engine, n: int, step: Step | None, request: Any, had_game: bool, ask_legal: bool
+) -> Answer:
+    """One side's answer to step `n` (`step` None: the case's setup), and its OBSERVED after
+    it where there is a game (`had_game`, or a setup step it accepted; never after `bye`)."""
     answer = Answer()
     try:
-        reply = engine.request(request)
+        if step is not None and step.wire:
+            reply = send_line(engine, step.line(), f"wire step {n}")
+        else:
+            reply = engine.request(request)
+        kind = "setup" if step is None else step.kind
         if not isinstance(reply, dict):
             answer.verdict = f"not a JSON object: {reply!r}"[:300]
         elif reply.get("ok") is True:
-            answer.verdict = "accepted" if request["cmd"] == "act" else "loaded"
+            answer.verdict = "loaded" if kind == "setup" else "accepted"
+            had_game = had_game or kind == "setup"
         else:
             answer.refusal = reply
-            code = reply.get("reason") if request["cmd"] == "act" else None
+            code = reply.get("reason") if kind == "act" else None
             code = code or reply.get("error")
             message = reply.get("message", "")
             answer.verdict = f"refused: {code}" + (f" ({message})" if message else "")
-        answer.observed = observe(engine, n)
-        if ask_legal:
+        if had_game and not (step is not None and step.is_bye):
+            answer.observed = observe(engine, n)
+        if ask_legal and answer.observed is not None:
             answer.legal = ask(engine, n)
     except EngineFault as e:
         answer.fault = f"{e.outcome}: {e.message}"
@@ -100,17 +111,31 @@ def _answer(engine: Engine, n: int, request: dict[str, Any], ask_legal: bool) ->
 
 
 def explain_steps(case: Case, engine: Engine, oracle: Engine | None) -> list[StepView]:
-    """Play `case` on `engine` (and `oracle`, when it is another engine), both started."""
+    """Play `case` on `engine` (and `oracle`, when it is another engine), both started (a
+    case with no `setup` on both restarted first: it starts on engines that had no game)."""
     views: list[StepView] = []
     before: dict[str, Any] | None = None
-    requests: list[tuple[int, Step | None, dict[str, Any]]]
-    requests = [(0, None, {"cmd": "setup", "state": case.setup})]
-    requests += [(n, s, s.request()) for n, s in enumerate(case.steps, start=1)]
+    requests: list[tuple[int, Step | None, Any]] = []
+    if case.setup is None:
+        for side in (engine, oracle):
+            if side is not None:
+                side.restart()
+    else:
+        requests.append((0, None, {"cmd": "setup", "state": case.setup}))
+    requests += [
+        (n, s, s.body if s.kind == "send" else s.request())
+        for n, s in enumerate(case.steps, start=1)
+    ]
+    games = [case.setup is not None, case.setup is not None]  # the engine's, the oracle's
     for n, step, request in requests:
         exp = case.expectation_after(n)
         wants_legal = exp is not None and exp.legal is not None
-        mine = _answer(engine, n, request, wants_legal and engine.info.offers_legal)
-        theirs = _answer(oracle, n, request, wants_legal) if oracle is not None else None
+        mine = _answer(engine, n, step, request, games[0], wants_legal and engine.info.offers_legal)
+        theirs = None
+        if oracle is not None:
+            theirs = _answer(oracle, n, step, request, games[1], wants_legal)
+            games[1] = games[1] or theirs.observed is not None
+        games[0] = games[0] or mine.observed is not None
         view = StepView(n, step, request, expected_text(case, n), mine, theirs)
         views.append(view)
         if mine.fault is not None:

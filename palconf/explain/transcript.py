@@ -8,8 +8,10 @@ A transcript file (`palconf explain --transcript FILE`, `palconf fuzz --transcri
     {"request": {"cmd": "setup", "state": {…}}, "reply": {"ok": true}}
     {"request": {"cmd": "act", "action": {…}}, "reply": {"ok": false, "error": "illegal", …}}
     {"request": {"cmd": "observe"}, "fault": "timeout: no reply within 10 s"}
+    {"line": "{\"cmd\": \"observe\"", "reply": {"ok": false, "error": "bad-json", …}}
 
-Each request is exactly what was sent (the same JSON value, the same key order); each reply
+Each request is exactly what was sent (a wire step's line, which need not be JSON, as
+`line`) (the same JSON value, the same key order); each reply
 is the value that came back, or `fault` when none did. `palconf replay FILE --requests`
 prints the requests alone, one per line, so an engine in any language can be fed them with
 a pipe: `palconf replay t.jsonl --requests | ./my-engine`.
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from palconf import __version__
-from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare, json_read
+from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare, json_read, send_line
 from palconf.core.errors import UsageError
 
 FORMAT = "palconf-transcript"
@@ -58,11 +60,19 @@ class Entry:
     request: Any
     reply: Any = None
     fault: str | None = None
+    line: str | None = None  # a line sent as it is (a wire step), in place of `request`
 
     def to_json(self) -> dict[str, Any]:
+        sent = {"request": self.request} if self.line is None else {"line": self.line}
         if self.fault is not None:
-            return {"request": self.request, "fault": self.fault}
-        return {"request": self.request, "reply": self.reply}
+            return {**sent, "fault": self.fault}
+        return {**sent, "reply": self.reply}
+
+    def sent(self) -> str:
+        """What went on the wire, one line (no newline)."""
+        if self.line is not None:
+            return self.line
+        return json.dumps(self.request, separators=(",", ":"))
 
 
 @dataclass
@@ -83,7 +93,7 @@ class Transcript:
     def requests(self) -> Iterator[str]:
         """The requests alone, one JSON line each, as they were sent."""
         for e in self.entries:
-            yield json.dumps(e.request, separators=(",", ":")) + "\n"
+            yield e.sent() + "\n"
 
 
 def meta_for(info: EngineInfo | None, case: str = "", note: str = "") -> dict[str, Any]:
@@ -138,6 +148,17 @@ class Recorder:
         self.entries.append(Entry(msg, reply))
         return reply
 
+    def request_line(self, line: bytes, label: str) -> Any:
+        """A line sent as it is (palconf.core.send_line), recorded as `line`."""
+        text = line.decode("utf-8", errors="replace")
+        try:
+            reply = send_line(self.inner, line, label)
+        except EngineFault as e:
+            self.entries.append(Entry(None, fault=f"{e.outcome}: {e.message}", line=text))
+            raise
+        self.entries.append(Entry(None, reply, line=text))
+        return reply
+
     def restart(self) -> None:
         self.close()
         self.start()
@@ -172,14 +193,23 @@ def read_transcript(path: Path) -> Transcript:
                 raise TranscriptError(f"{path}:{n}: not a palconf transcript (format)")
             out.meta = obj["transcript"]
             continue
-        if "request" not in obj or not ({"reply", "fault"} & set(obj)):
+        sent = isinstance(obj.get("line"), str) or "request" in obj
+        if not sent or not ({"reply", "fault"} & set(obj)):
             raise TranscriptError(
-                f"{path}:{n}: a line needs `request` and `reply` (or `fault`); has "
-                f"{', '.join(sorted(obj)) or 'nothing'}"
+                f"{path}:{n}: a line needs `request` and `reply` (or `fault`; a line sent as "
+                f"it is has `line` for `request`); has {', '.join(sorted(obj)) or 'nothing'}"
             )
+        line = obj.get("line")
+        if isinstance(line, str) and ("\n" in line or "\r" in line):
+            raise TranscriptError(f"{path}:{n}: `line` is one line: no line break in it")
         fault = obj.get("fault")
         out.entries.append(
-            Entry(obj["request"], obj.get("reply"), None if fault is None else str(fault))
+            Entry(
+                obj.get("request"),
+                obj.get("reply"),
+                None if fault is None else str(fault),
+                line if isinstance(line, str) else None,
+            )
         )
     if not out.entries:
         raise TranscriptError(f"{path}: no request in the file")

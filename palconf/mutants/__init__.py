@@ -23,7 +23,8 @@ nothing on, or read as an aura of its side), `refusals` (B-21), `reasons` (P-rea
 order of the REASON table, each field's code), `protocol_state` (P-state),
 `protocol_observed` (P-observed), `protocol_legal`, `protocol_legal_repeats` (actions listed
 once a turn or a step) and `protocol_legal_steps` (who acts when, assigns, `choose`)
-(P-legal), `protocol_session` (what a new `setup` keeps of the game before), `overreading`
+(P-legal), `protocol_session` (what a new `setup` keeps of the game before), `protocol_errors`
+(P-errors: lines that are not commands, requests before any game), `overreading`
 (restrictions, forced choices and side effects the text does not state; no-op transitions),
 `lifetimes` (effects after their source is gone), `ignored_fields` (fields accepted and
 ignored; P-state and P-reasons rules read as holding on one card kind or zone).
@@ -65,6 +66,7 @@ MODULES = (
     "protocol_legal_repeats",
     "protocol_legal_steps",
     "protocol_session",
+    "protocol_errors",
     "overreading",
     "lifetimes",
     "ignored_fields",

@@ -24,7 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from palconf.core import Engine, EngineCrash, EngineFault, EngineInfo, ProtocolViolation, Result
+from palconf.core import (
+    Engine,
+    EngineCrash,
+    EngineFault,
+    EngineInfo,
+    ProtocolViolation,
+    Result,
+    Unsupported,
+    send_line,
+)
 from palconf.core.errors import PalconfError
 from palconf.engines.options import make_engine
 
@@ -161,6 +170,17 @@ class InProcessEngine:
             raise
         except Exception as e:
             raise self._crash(f"on `{msg.get('cmd')}`", e) from None
+
+    def request_line(self, line: bytes, label: str) -> Any:
+        """A wire step's line (P-errors): through the engine's own `request_line` where it
+        has one (it speaks the wire), else as `palconf.core.send_line` gives it to an
+        in-process engine (the value it holds, or a skip)."""
+        try:
+            return send_line(self.inner, line, label)
+        except (EngineFault, Unsupported):
+            raise
+        except Exception as e:
+            raise self._crash(f"on {label}", e) from None
 
     def restart(self) -> None:
         self.close()

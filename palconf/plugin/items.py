@@ -236,7 +236,7 @@ class CaseItem(pytest.Item):
         if step == 0:
             return "after setup"
         s = steps[step - 1] if 0 < step <= len(steps) else None
-        label = "setup step" if s is not None and s.kind == "setup" else "action"
+        label = s.label if s is not None else "action"
         body = json.dumps(s.body if s is not None else None, sort_keys=True, ensure_ascii=False)
         return terminal_safe(f"{label} {step} of {len(steps)}: {body}")
 

@@ -5,8 +5,11 @@ Outcomes (`palconf.core.Outcome`): `pass`, `fail` (the engine answered, wrongly)
 or `unsupported`), and, against an expectations file, `xfail` / `xpass`.
 
 A case runs as: `setup` with the case's STATE, `observe`; then for each step its request
-(`act` with an ACTION, or `setup` with a STATE) and `observe`; and `legal` wherever an
-expectation has a `legal` part and the engine offers the command.
+(`act` with an ACTION, `setup` with a STATE, or a wire step's line) and `observe`; and
+`legal` wherever an expectation has a `legal` part and the engine offers the command. A
+case with no STATE starts on a fresh engine (restarted: it has had no game) and observes
+nothing until one of its setup steps is accepted; a `bye` step ends it (the engine must
+exit; it is started again for the next case).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from palconf.core import (
     Diff,
     Engine,
     EngineFault,
+    NoGame,
     Outcome,
     ProtocolViolation,
     Result,
@@ -28,11 +32,13 @@ from palconf.core import (
     compare,
     legal_diffs,
     observe,
+    send_line,
     setup,
     state_changes,
 )
 from palconf.core import legal as ask_legal
 from palconf.core.compare import canonical, matches, show
+from palconf.core.engine import BYE_GRACE
 from palconf.core.errors import PalconfError
 from palconf.core.observed_rules import observed_problems, printed_cards
 
@@ -55,31 +61,62 @@ class _Play:
         self.case = case
         self.offers_legal = engine.info.offers_legal
         self.legal_unchecked = 0  # legal expectations left out: the engine has no `legal`
-        self.game = printed_cards(case.setup)  # the cards OBSERVED must list (P-observed)
+        # the cards OBSERVED must list (P-observed); None while there is no game
+        self.game = None if case.setup is None else printed_cards(case.setup)
 
     def run(self) -> None:
-        reply = setup(self.engine, self.case.setup)
-        if not reply["ok"]:
-            raise ProtocolViolation(
-                f"the engine refused the case's setup: {reply['error']}: {reply.get('message', '')}"
-            )
-        state = observe(self.engine, 0)
-        self.check(0, state, None, None)
+        state: dict[str, Any] | None = None
+        if self.case.setup is None:
+            self.engine.restart()  # a fresh engine, that has had no game
+        else:
+            reply = setup(self.engine, self.case.setup)
+            if not reply["ok"]:
+                raise ProtocolViolation(
+                    f"the engine refused the case's setup: {reply['error']}: "
+                    f"{reply.get('message', '')}"
+                )
+            state = observe(self.engine, 0)
+            self.check(0, state, None, None)
         for n, step in enumerate(self.case.steps, start=1):
             refusal = self.send(n, step)
-            before, state = state, observe(self.engine, n)
+            if step.is_bye:
+                self.check_verdict(n, None, None, refusal)
+                self.bye(n)
+                return
+            if self.game is None and (refusal is not None or step.kind != "setup"):
+                self.check_verdict(n, None, None, refusal)  # no game yet: nothing to observe
+                continue
+            before, state = state, self.observe(n, step)
             self.check(n, state, before, refusal)
+
+    def observe(self, n: int, step: Step) -> dict[str, Any]:
+        """OBSERVED after step `n`. An engine that answers `no-game` there has lost the game
+        the case loaded, by the step's own doing: a failure of the case (P-errors,
+        I-29), not a broken engine."""
+        try:
+            return observe(self.engine, n)
+        except NoGame as e:
+            raise CaseFailed(
+                n,
+                f"after {step.label} {n} `observe` answered no-game: the game it had was lost",
+                [Diff("error", MISSING, "no-game")],
+            ) from e
 
     def send(self, n: int, step: Step) -> dict[str, Any] | None:
         """The step's request; None when accepted, else the refusal reply."""
         exp = self.case.expectation_after(n)
         demanded = exp.reasons if exp is not None else ()
-        request = step.request()
-        reply = check_reply(
-            self.engine.request(request),
-            request["cmd"],
-            unsupported_skips=not (step.kind == "setup" and set(demanded) & set(SETUP_ERRORS)),
-        )
+        if step.wire:
+            label = f"wire step {n}"
+            if step.kind == "request" and step.body.get("cmd") == "legal" and not self.offers_legal:
+                raise Unsupported(f"{label} sends `legal`, which the engine does not offer")
+            reply = send_line(self.engine, step.line(), label)
+            skips = False  # an answer of the protocol layer is never a keyword it lacks
+        else:
+            label = str(step.request()["cmd"])
+            reply = self.engine.request(step.request())
+            skips = not (step.kind == "setup" and set(demanded) & set(SETUP_ERRORS))
+        reply = check_reply(reply, label, unsupported_skips=skips)
         if reply["ok"]:
             return None
         if step.kind == "act" and reply["error"] != "illegal":
@@ -87,6 +124,17 @@ class _Play:
                 f"`act` at step {n} answered error {reply['error']!r}: {reply.get('message', '')}"
             )
         return reply
+
+    def bye(self, n: int) -> None:
+        """`bye` was answered `ok`: the engine must now exit (a process; an in-process
+        engine has nothing to exit), and is started again for the next case."""
+        wait_exit = getattr(self.engine, "wait_exit", None)
+        gone = wait_exit(BYE_GRACE) if callable(wait_exit) else True
+        self.engine.restart()
+        if not gone:
+            raise CaseFailed(
+                n, f"the engine answered `bye` (step {n}) but had not exited {BYE_GRACE:g} s later"
+            )
 
     def check(
         self,
@@ -97,7 +145,7 @@ class _Play:
     ) -> None:
         exp = self.case.expectation_after(n)
         if n:
-            self.check_verdict(n, exp, state, before, refusal)
+            self.check_verdict(n, state, before, refusal)
             if refusal is None and self.case.steps[n - 1].kind == "setup":
                 self.game = printed_cards(self.case.steps[n - 1].body)
         if exp is not None and exp.observed is not None:
@@ -115,19 +163,19 @@ class _Play:
     def check_verdict(
         self,
         n: int,
-        exp: Expectation | None,
-        state: dict[str, Any],
+        state: dict[str, Any] | None,
         before: dict[str, Any] | None,
         refusal: dict[str, Any] | None,
     ) -> None:
+        """The answer to step `n` as the case expects it; a refusal must change nothing
+        (`state` and `before` None: there is no game to look at)."""
         problem = verdict_problem(self.case, n, refusal)
         if problem is not None:
             raise CaseFailed(n, *problem)
-        if refusal is not None:  # refused, as the case demands: and it must change nothing
-            assert before is not None
+        if refusal is not None and state is not None and before is not None:
             changes = state_changes(before, state)
             if changes:
-                label = "setup step" if self.case.steps[n - 1].kind == "setup" else "action"
+                label = self.case.steps[n - 1].label
                 raise CaseFailed(n, f"{label} {n} was refused but changed the state", changes)
 
     def check_legal(self, n: int, exp: LegalExpectation) -> None:
@@ -156,8 +204,8 @@ def verdict_problem(
     the message and the differing fields. `run_case` and `palconf explain` both ask this."""
     step = case.steps[n - 1]
     exp = case.expectation_after(n)
-    code_field = "error" if step.kind == "setup" else "reason"
-    label = f"setup step {n}" if step.kind == "setup" else f"action {n}"
+    code_field = step.code_field
+    label = f"{step.label} {n}"
     if exp is not None and exp.refused is not None:
         if refusal is None:
             return f"{label} was accepted; it must be {exp.refusal_text()}: {step.describe()}", []
