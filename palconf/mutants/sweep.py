@@ -28,6 +28,7 @@ from palconf.engines.oracle_engine import OracleEngine
 from palconf.engines.process import EngineCommandError
 from palconf.mutants import Mutant
 from palconf.mutants.tracing import PURE, Trace, Tracer, rules_attributes, touches, tracing_rules
+from palconf.oracle.protocol import Session
 from palconf.oracle.rules import Rules
 from palconf.registry import BASE, Registry
 from palconf.running.parallel import in_order
@@ -154,16 +155,34 @@ def run_mutant(
         outcome.fault = str(e)
         return outcome
     try:
-        for r in run_cases(engine, [c for c in cases if c.id in counted]):
+        for r in _results(engine, [c for c in cases if c.id in counted], alone(mutant)):
             if r.outcome in KILLING:
                 outcome.kills.append(r)
             elif r.outcome == "skip":
                 outcome.skipped.append(r.id)
-    except RunStopped as e:  # the engine kept breaking: the cases run so far stand
+    except (RunStopped, EngineFault) as e:  # the engine kept breaking: the cases run so far stand
         outcome.fault = str(e)
     finally:
         engine.close()
     return outcome
+
+
+def alone(mutant: Mutant) -> bool:
+    """Whether each case runs on a fresh engine against `mutant`: a session mutant's
+    misreading lives in the protocol layer, across games, so a case that follows another on
+    the same engine could kill it by the other's doing; only a kill by a case that fails
+    when run alone (`palconf run --case ID`) is counted."""
+    return mutant.session is not Session
+
+
+def _results(engine: Engine, cases: Sequence[Case], fresh: bool) -> Iterable[Result]:
+    """`run_cases` on one engine, or (`fresh`) each case on the engine started again."""
+    if not fresh:
+        yield from run_cases(engine, cases)
+        return
+    for case in cases:
+        engine.restart()
+        yield from run_cases(engine, [case])
 
 
 def own_interpreter(argv: Sequence[str]) -> list[str]:
