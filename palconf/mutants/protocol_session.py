@@ -4,7 +4,9 @@ the game before, where every game must start from its STATE alone.
 Each is a `session_mutant`: a subclass of the protocol layer `Session` (oracle/protocol.py)
 whose `new_game` carries one thing of `self.game` (the game before, None before the first
 `setup`) into the game the STATE starts, when the STATE leaves that field out (a STATE that
-writes it gets what it writes, as the oracle does). Only a case that loads a second game on
+writes it gets what it writes, as the oracle does). What no STATE can write (an attack under
+way, a winner, until-end-of-turn pumps) is carried whenever the game before had it; life, which
+every STATE writes, is read as a counter of life lost. Only a case that loads a second game on
 the same engine (a `{ setup = STATE }` step) can kill one; such a case fails when run alone.
 """
 
@@ -15,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from palconf.mutants import session_mutant
-from palconf.oracle.model import PLAYERS
+from palconf.oracle.model import PLAYERS, Player
 from palconf.oracle.protocol import Session
 from palconf.oracle.rules import Rules
 
@@ -112,6 +114,8 @@ class EnergyKept(Session):
     "Life lost in the game before stays lost: a master starts below the life its new STATE writes.",
 )
 class LifeLostKept(Session):
+    written_life: dict[Player, int]  # the life the STATE of the game before wrote
+
     def new_game(self, state: Any) -> Rules:
         game = super().new_game(state)
         written = dict(game.state.life)
