@@ -106,7 +106,7 @@ class CommandsAnyCase(Session):
 @session_mutant(
     "errors-observe-before-setup-empty-game",
     "P-errors",
-    "observe before any setup shows an empty game rather than no-game.",
+    "Before any setup, observe shows an empty game rather than no-game.",
 )
 class ObserveBeforeSetup(Session):
     def handle(self, request: Any) -> dict[str, Any]:
@@ -118,7 +118,7 @@ class ObserveBeforeSetup(Session):
 @session_mutant(
     "errors-act-before-setup-illegal",
     "P-errors",
-    "act before any setup is refused as an illegal action (invalid-action), not no-game.",
+    "Before any setup, act is refused as an illegal action (invalid-action), not no-game.",
 )
 class ActBeforeSetupIllegal(Session):
     def handle(self, request: Any) -> dict[str, Any]:
@@ -130,7 +130,7 @@ class ActBeforeSetupIllegal(Session):
 @session_mutant(
     "errors-legal-before-setup-empty-list",
     "P-errors",
-    "legal before any setup answers an empty list rather than no-game.",
+    "Before any setup, legal answers an empty list rather than no-game.",
 )
 class LegalBeforeSetup(Session):
     def handle(self, request: Any) -> dict[str, Any]:
@@ -157,7 +157,7 @@ class RefusedFirstSetupEmptyGame(Session):
 @session_mutant(
     "errors-protocol-version-not-checked",
     "P-errors",
-    "hello is answered as for protocol 1 whatever protocol it names.",
+    "A hello is answered as for protocol 1 whatever protocol it names.",
 )
 class ProtocolVersionNotChecked(Session):
     def handle(self, request: Any) -> dict[str, Any]:
@@ -169,7 +169,7 @@ class ProtocolVersionNotChecked(Session):
 @session_mutant(
     "errors-bye-unknown",
     "P-errors",
-    "bye is not answered as a command: the engine only stops reading (unknown-command).",
+    "A bye is not answered as a command: the engine only stops reading (unknown-command).",
 )
 class ByeUnknown(Session):
     def handle(self, request: Any) -> dict[str, Any]:
