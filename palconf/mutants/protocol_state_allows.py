@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
+import unicodedata
 from typing import Any
 
 from palconf.mutants import mutant
@@ -27,6 +28,10 @@ def _ids(data: Any) -> list[str]:
     return [c["id"] for c, _ in _cards(data) if isinstance(c.get("id"), str)]
 
 
+def _all(data: Any) -> list[dict[str, Any]]:
+    return [c for c, _ in _cards(data)]
+
+
 def _numbered(k: Any) -> re.Match[str] | None:
     return _NUMBERED.match(k) if isinstance(k, str) else None
 
@@ -39,9 +44,6 @@ def _over(obj: dict[str, Any], key: str, ceiling: int) -> bool:
     return _is_int(obj.get(key)) and obj[key] > ceiling
 
 
-# ---------------------------------------------------------------- card ids
-
-
 @mutant(
     "state-id-charset-refused",
     "P-state",
@@ -50,10 +52,7 @@ def _over(obj: dict[str, Any], key: str, ceiling: int) -> bool:
 class IdCharsetRefused(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(not re.fullmatch(r"[a-z0-9]+", i) for i in _ids(data)),
-            "a card id is lowercase letters and digits",
-        )
+        _refuse_if(any(not re.fullmatch("[a-z0-9]+", i) for i in _ids(data)), "bad card id")
         return super().from_state(data)
 
 
@@ -118,28 +117,28 @@ class IdPlayerNameRefused(Rules):
 
 
 @mutant(
-    "state-id-case-insensitive",
+    "state-id-compared-loosely",
     "P-state",
-    'Card ids are compared without regard to case, so "p1" and "P1" are refused as a duplicate id.',
+    'Card ids are compared trimmed and case-blind: "p1" and "P1", "h1" and "h1 " are one id.',
 )
-class IdCaseInsensitive(Rules):
+class IdComparedLoosely(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
         ids = _ids(data)
-        _refuse_if(len({i.lower() for i in ids}) < len(set(ids)), "duplicate card id")
+        _refuse_if(len({i.strip().lower() for i in ids}) < len(set(ids)), "duplicate card id")
         return super().from_state(data)
 
 
 @mutant(
-    "state-id-trimmed",
+    "state-id-unicode-normalised",
     "P-state",
-    'Card ids are trimmed before they are compared: "h1" and "h1 " are refused as one id.',
+    "Card ids are compared in Unicode normal form (as Swift does): é and e + accent are one id.",
 )
-class IdTrimmed(Rules):
+class IdUnicodeNormalised(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
         ids = _ids(data)
-        _refuse_if(len({i.strip() for i in ids}) < len(set(ids)), "duplicate card id")
+        _refuse_if(len({unicodedata.normalize("NFC", i) for i in ids}) < len(set(ids)), "twice")
         return super().from_state(data)
 
 
@@ -159,9 +158,6 @@ class OwnerFromId(Rules):
         return game
 
 
-# ---------------------------------------------------------------- counts without a ceiling
-
-
 @mutant(
     "state-power-capped",
     "P-state",
@@ -170,9 +166,7 @@ class OwnerFromId(Rules):
 class PowerCapped(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(_over(c, "power", 99999) for c, _ in _cards(data)), "`power` is at most 99999"
-        )
+        _refuse_if(any(_over(c, "power", 99999) for c in _all(data)), "power above 99999")
         return super().from_state(data)
 
 
@@ -184,9 +178,7 @@ class PowerCapped(Rules):
 class LifeCapped(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(_over(pdata, "life", 99) for _, pdata in _players(data)), "`life` is at most 99"
-        )
+        _refuse_if(any(_over(p, "life", 99) for _, p in _players(data)), "life above 99")
         return super().from_state(data)
 
 
@@ -210,9 +202,7 @@ class StrikeCapped(Rules):
 class EnergyCapped(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(_over(pdata, "energy", 10) for _, pdata in _players(data)), "`energy` is at most 10"
-        )
+        _refuse_if(any(_over(p, "energy", 10) for _, p in _players(data)), "energy above 10")
         return super().from_state(data)
 
 
@@ -288,14 +278,9 @@ class PumpAmountBounded(Rules):
 class DamageAmountCapped(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(e.get("op") == "damage" and _over(e, "amount", 99) for e in _effects(data)),
-            "a `damage` amount is at most 99",
-        )
+        damages = [e for e in _effects(data) if e.get("op") == "damage"]
+        _refuse_if(any(_over(e, "amount", 99) for e in damages), "damage above 99")
         return super().from_state(data)
-
-
-# ---------------------------------------------------------------- values read differently
 
 
 @mutant(
@@ -367,10 +352,7 @@ class EmptyNameRefused(Rules):
 class RestOnEventRefused(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(c.get("kind") == "event" and "state" in c for c, _ in _cards(data)),
-            "an event has no `state`",
-        )
+        _refuse_if(any(c.get("kind") == "event" and "state" in c for c in _all(data)), "state")
         return super().from_state(data)
 
 
@@ -395,9 +377,7 @@ class HandSizeCapped(Rules):
 class AbilitiesCapped(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(len(_abilities(c)) > 8 for c, _ in _cards(data)), "a card has at most 8 abilities"
-        )
+        _refuse_if(any(len(_abilities(c)) > 8 for c in _all(data)), "more than 8 abilities")
         return super().from_state(data)
 
 
@@ -438,8 +418,32 @@ class PlayersByPosition(Rules):
 class EmptyAssignedInPlayRefused(Rules):
     @classmethod
     def from_state(cls, data: Any) -> Rules:
-        _refuse_if(
-            any(z == "structures" and c.get("assigned") == [] for c, z in _cards(data)),
-            "an empty `assigned` list",
-        )
+        held = [c.get("assigned") for c, z in _cards(data) if z == "structures"]
+        _refuse_if([] in held, "an empty `assigned` in play")
+        return super().from_state(data)
+
+
+@mutant(
+    "state-self-target-on-event-refused",
+    "P-state",
+    'An event\'s own effect on "self" is refused: an event is never in play to be its target.',
+)
+class SelfTargetOnEventRefused(Rules):
+    @classmethod
+    def from_state(cls, data: Any) -> Rules:
+        effects = [c.get("effect") for c in _all(data) if c.get("kind") == "event"]
+        _refuse_if(any(isinstance(e, dict) and e.get("target") == "self" for e in effects), "self")
+        return super().from_state(data)
+
+
+@mutant(
+    "state-name-unique",
+    "P-state",
+    "A card's `name` is taken for a key like its id: two cards with the same name are refused.",
+)
+class NameUnique(Rules):
+    @classmethod
+    def from_state(cls, data: Any) -> Rules:
+        names = [c["name"] for c in _all(data) if isinstance(c.get("name"), str)]
+        _refuse_if(len(set(names)) < len(names), "two cards with the same name")
         return super().from_state(data)
