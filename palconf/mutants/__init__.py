@@ -61,6 +61,7 @@ MODULES = (
     "refusals",
     "reasons",
     "protocol_state",
+    "protocol_state_allows",
     "protocol_observed",
     "protocol_legal",
     "protocol_legal_repeats",
