@@ -20,7 +20,8 @@ B-9, B-9a), `triggers` (On Deploy / On Attack / On Assign, deploying and assigni
 targets), `blocking` (block step, Stealth), `battle` (battle, Retaliate, Breakthrough),
 `power` (Nocturnal, power and life), `carriers` (a keyword on a card kind the text gives it
 nothing on, or read as an aura of its side), `refusals` (B-21), `reasons` (P-reasons: the
-order of the REASON table, each field's code), `protocol_state` (P-state),
+order of the REASON table, each field's code), `protocol_state` (P-state: what `setup`
+refuses), `protocol_state_allows` (P-state: what it must accept and read as written),
 `protocol_observed` (P-observed), `protocol_legal`, `protocol_legal_repeats` (actions listed
 once a turn or a step) and `protocol_legal_steps` (who acts when, assigns, `choose`)
 (P-legal), `protocol_session` (what a new `setup` keeps of the game before), `protocol_errors`
