@@ -31,6 +31,7 @@ from palconf.oracle.keywords import KEYWORD_IDS
 from ._boards import check_count, check_keywords, states
 from ._edges import edge_at, label
 from ._probes import probe_actions
+from ._wire import line_at
 from .game import (
     DO_ORDER,
     SIMPLE,
@@ -211,6 +212,8 @@ def actions(game: Rules, *, illegal: bool = True) -> st.SearchStrategy[dict[str,
 
 
 _SEEDS = st.integers(0, 2**32 - 1)
+#: one directed setup step in WIRE_IN is a wire step instead (P-errors)
+WIRE_IN = 5
 #: how many probe actions a probe batch sends
 PROBES = 12
 
@@ -235,7 +238,9 @@ def _draw_games(
     percent, a batch of `PROBES` actions aimed at rows of the REASON table is sent. Which
     edge, and which probes, come from a random source seeded once per game (a Hypothesis
     draw, so a game replays exactly): Hypothesis's own draws aim at simple values, and
-    would visit a few edges over and over."""
+    would visit a few edges over and over. One directed setup step in `WIRE_IN` is a line of
+    the protocol's error layer instead (generators._wire), answered with its error and
+    changing nothing."""
     board = boards if boards is not None else states(keywords=keywords)
     state = draw(board)
     game = rules.from_state(state)
@@ -256,8 +261,11 @@ def _draw_games(
     while played < n:
         batch: list[tuple[dict[str, Any], str]]
         if rng is not None and rng.randrange(100) < setup_share:
-            edged, edge, cell = edge_at(rng, draw(board))
-            batch = [({"setup": edged}, label(edge, cell))]
+            if rng.randrange(WIRE_IN) == 0:  # a line of the error layer (generators._wire)
+                batch = [(line_at(rng)[0], "")]
+            else:
+                edged, edge, cell = edge_at(rng, draw(board))
+                batch = [({"setup": edged}, label(edge, cell))]
         elif rng is not None and legal and rng.randrange(100) < probe_share:
             batch = [(a, "") for a in probe_actions(rng, game, legal, PROBES)]
         else:

@@ -10,6 +10,13 @@ game (generators.lockstep):
   variants, each sent with `setup` (refused: the game goes on as it was; accepted: it goes
   on from the new board); an edge crossed with card kind × zone × state, `PER_CELL`
   variants in each cell its rule allows;
+- games in sequence: at the same positions of that board with turn 4 and night, a new
+  `setup` of its cards under the same ids with every field a STATE may leave out left out,
+  twice (what a new game keeps of the one before, P-state);
+- at the same positions of a rich board (A's main phase, the block step, the quick step,
+  B's main phase), every line of the protocol's error layer (generators._wire: not JSON,
+  not an object, not a command, another protocol), each answered with its error and
+  changing nothing;
 - at a few positions of a rich board (A's main phase, the block step, the quick step, B's
   main phase), every single change of every action (generators._probes.changes), then for
   every action one with each pair of kinds of change, and some with three, so that actions
@@ -38,8 +45,11 @@ from palconf.oracle import Rules
 
 from ._edges import CROSSED, EDGE_NAMES, edge_at, label
 from ._probes import bases, changes
+from ._wire import LINE_NAMES, line_at
 from .game import Game, Step, action_key, load, play, sort_legal
 
+#: a player's zones in a STATE
+ZONES = ("hand", "battle", "structures", "graveyard")
 #: how many variants of each STATE edge a sweep game sends (of an edge crossed with card kind
 #: × zone × state: how many in each cell)
 VARIANTS = 6
@@ -257,6 +267,12 @@ def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Gam
             steps.append({"setup": state})
             labels.append(name)
         yield _with_edges(play(rules, board, steps), labels)
+    busy = {**board, "turn": 4, "night": True}  # games in sequence: a new setup keeps nothing
+    for prefix in _positions(rules, busy):
+        yield play(rules, busy, [*prefix, {"setup": bare(busy)}, {"setup": bare(busy, 1)}])
+    wire = [line_at(random.Random(0), name)[0] for name in LINE_NAMES]
+    for prefix in _positions(rules, board):  # every line of the error layer at each position
+        yield play(rules, board, prefix + wire)
     for prefix in _positions(rules, board):
         position = rules.from_state(board)
         for action in prefix:
@@ -279,6 +295,27 @@ def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Gam
         rest = rng.sample(rest, min(len(rest), ACCEPTED))  # each costs a LEGAL list
         for chunk in [*_chunks(refused, REFUSED_PER_GAME), *_chunks(rest, PER_GAME)]:
             yield play(rules, board, prefix + chunk)
+
+
+def bare(state: dict[str, Any], power: int = 0) -> dict[str, Any]:
+    """`state`'s cards under the same ids with every field a STATE may leave out left out
+    (no keyword, ability, cost, strike, state; `power` added to each Pal's), and the
+    players' `life` alone besides their zones: a second game that must show P-state's
+    defaults and nothing of the game before (session leaks)."""
+
+    def card(c: dict[str, Any]) -> dict[str, Any]:
+        kept = {k: c[k] for k in ("id", "kind", "effect") if k in c}
+        if c.get("kind") == "pal":
+            kept["power"] = c["power"] + power
+        if "assigned" in c:
+            kept["assigned"] = [card(x) for x in c["assigned"]]
+        return kept
+
+    players = {
+        name: {"life": p["life"], **{z: [card(c) for c in p[z]] for z in ZONES if z in p}}
+        for name, p in state["players"].items()
+    }
+    return {"players": players}
 
 
 class _Variant(random.Random):
@@ -326,6 +363,8 @@ def found_per_kind(rules: type[Rules], games: list[Game]) -> dict[str, int]:
         if isinstance(current, dict):
             continue
         for step in game.steps:
+            if step.is_wire:  # the protocol layer: no card kind aimed at
+                continue
             if step.is_setup:
                 loaded = load(rules, step.action["setup"])
                 if isinstance(loaded, dict):

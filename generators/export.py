@@ -33,10 +33,11 @@ from palconf.cases.open_reasons import OPEN_REASONS_RULING
 from palconf.core import MISSING, Diff
 from palconf.core.errors import PalconfError
 from palconf.core.safe_write import UnsafeWrite, write_text_atomic
+from palconf.engines.oracle_engine import answer_line
 from palconf.oracle import Rules
 from palconf.oracle.protocol import Session
 
-from .game import is_setup_step
+from .game import is_setup_step, is_wire_step, wire_line
 from .lockstep import Difference
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def as_case_action(action: Any) -> dict[str, Any]:
     """An ACTION as a case writes it: as is when it has the ACTION shape, else wrapped as
     `{malformed = {...}}` (sent verbatim, docs/case-format.md); a setup step as it is,
     `{setup = STATE}`."""
-    if is_setup_step(action):
+    if is_setup_step(action) or is_wire_step(action):
         return dict(action)
     if isinstance(action, dict) and _action_validator().is_valid(action):
         return dict(action)
@@ -189,6 +190,8 @@ def _replayed(state: dict[str, Any], actions: list[Any]) -> Rules:
     for action in actions:
         if is_setup_step(action):
             session.handle({"cmd": "setup", "state": action["setup"]})
+        elif is_wire_step(action):
+            answer_line(session, wire_line(action))
         else:
             session.handle({"cmd": "act", "action": action})
     assert session.game is not None  # `state` is the board of a game the oracle played
@@ -252,7 +255,8 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         if refusals.get(n) is not None:
             refusal = refusals[n]
             assert refusal is not None
-            setup_step = is_setup_step(actions[n - 1])  # its code is always written
+            # a setup or wire step's code is always written
+            setup_step = is_setup_step(actions[n - 1]) or is_wire_step(actions[n - 1])
             entry["refused"] = refusal["reason"] if n == reason_at or setup_step else True
             if n == reason_at and len(opens.get(n, ())) > 1:  # the protocol leaves it open
                 entry["refused"] = list(opens[n])
@@ -268,11 +272,15 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         if isinstance(a, dict) and a.get("do") in ACTION_RULES
     }
     refused_acts = [
-        n for n, r in refusals.items() if r is not None and not is_setup_step(actions[n - 1])
+        n
+        for n, r in refusals.items()
+        if r is not None and not (is_setup_step(actions[n - 1]) or is_wire_step(actions[n - 1]))
     ]
     cited |= {"B-21"} if refused_acts else set()
     if any(is_setup_step(a) for a in actions):
         cited |= {"P-state"}
+    if any(is_wire_step(a) for a in actions):
+        cited |= {"P-errors"}
     cited |= {
         FIELD_RULES[name]
         for f in diff.fields

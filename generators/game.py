@@ -45,7 +45,9 @@ class Step:
     step was accepted, else `{"reason", "message"}` (for a setup step, `reason` is the
     error code); `observed` and `legal` are the OBSERVED state and the LEGAL list (sorted as
     `sort_legal`) after it. A step is an ACTION sent with `act`, or `{"setup": STATE}`: a
-    STATE sent with `setup` in the middle of a game (as a case writes a setup step).
+    STATE sent with `setup` in the middle of a game (as a case writes a setup step), or a
+    wire step, `{"send": LINE}` or `{"request": OBJECT}` (P-errors: its `reason` is the
+    error code).
     `broken`: every REASON row a refused action broke (`Rules.reasons`), in table order;
     `edge`: the name of the STATE edge a setup step was drawn at (generators._edges), with
     `@cell` for an edge crossed with card kind × zone × state; `cell`: for a refused action,
@@ -70,10 +72,37 @@ class Step:
     def is_setup(self) -> bool:
         return is_setup_step(self.action)
 
+    @property
+    def is_wire(self) -> bool:
+        return is_wire_step(self.action)
+
 
 def is_setup_step(action: Any) -> bool:
     """`{"setup": STATE}`: a setup step, not an ACTION (an ACTION has `do`)."""
     return isinstance(action, dict) and set(action) == {"setup"}
+
+
+def is_wire_step(action: Any) -> bool:
+    """`{"send": LINE}` or `{"request": OBJECT}`: a wire step (P-errors), not an ACTION."""
+    return isinstance(action, dict) and set(action) in ({"send"}, {"request"})
+
+
+def wire_line(action: dict[str, Any]) -> bytes:
+    """What a wire step sends, one line (no newline)."""
+    if "send" in action:
+        return str(action["send"]).encode("utf-8")
+    return json.dumps(action["request"], separators=(",", ":")).encode("utf-8")
+
+
+def wire_answer(rules: type[Rules], game: Rules, action: dict[str, Any]) -> dict[str, Any]:
+    """The oracle's answer to a wire step in `game`, through its own wire (what `palconf
+    serve` would answer); the game is not changed (I-29)."""
+    from palconf.engines.oracle_engine import answer_line
+    from palconf.oracle import Session
+
+    session = Session(rules)
+    session.game = game
+    return answer_line(session, wire_line(action))[1]
 
 
 @dataclass(frozen=True)
@@ -167,6 +196,10 @@ def _step(
             return Step(action, loaded, *now(), (), edge), game
         game = loaded
         return Step(action, None, game.observe(), sort_legal(game.legal()), (), edge), game
+    if is_wire_step(action):
+        reply = wire_answer(rules, game, action)
+        refused = None if reply["ok"] else {"reason": reply["error"], "message": reply["message"]}
+        return Step(action, refused, *now(), (), edge), game
     cell = acting_cell(game, action)
     refusal = game.apply(action)
     if refusal is None:

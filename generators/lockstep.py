@@ -38,10 +38,11 @@ from palconf.core import (
     legal,
     legal_diffs,
     observe,
+    send_line,
 )
 from palconf.core.compare import canonical
 
-from .game import Game, Step
+from .game import Game, Step, wire_line
 
 KINDS = ("setup", "verdict", "reason", "observed", "legal", "engine-error")
 
@@ -193,7 +194,9 @@ class Lockstep:
         )
         self.oracle_answers.append(oracle)
         if s.is_setup:
-            request = {"cmd": "setup", "state": s.action["setup"]}
+            request: dict[str, Any] | None = {"cmd": "setup", "state": s.action["setup"]}
+        elif s.is_wire:
+            request = None  # a line of the wire step's own (wire_line)
         else:
             request = {"cmd": "act", "action": s.action}
         try:
@@ -205,21 +208,25 @@ class Lockstep:
             return self._fault(n, e)
 
     def _answer(
-        self, n: int, s: Step, oracle: Answer, request: dict[str, Any]
+        self, n: int, s: Step, oracle: Answer, request: dict[str, Any] | None
     ) -> Difference | None:
-        """Send a step's request; compare the verdict, the code (an action's reason, a setup
-        step's error: `P-state`), then OBSERVED (after a refused setup, the previous game as
-        it was) and LEGAL."""
+        """Send a step's request (`request` None: a wire step's line); compare the verdict,
+        the code (an action's reason, a setup step's error: `P-state`, a wire step's:
+        `P-errors`), then OBSERVED (after a refused setup or a wire step, the previous game
+        as it was) and LEGAL."""
         engine = self.engine
-        setup_step = request["cmd"] == "setup"
-        reply = check_reply(
-            engine.request(request), request["cmd"], unsupported_skips=not setup_step
-        )
-        if not setup_step and not reply["ok"] and reply["error"] != "illegal":
+        if request is None:
+            label, act = f"wire step {n}", False
+            sent = send_line(engine, wire_line(s.action), label)
+            reply = check_reply(sent, label, unsupported_skips=False)
+        else:
+            label, act = f"{request['cmd']}", request["cmd"] == "act"
+            reply = check_reply(engine.request(request), label, unsupported_skips=act)
+        if act and not reply["ok"] and reply["error"] != "illegal":
             raise ProtocolViolation(
                 f"`act` at step {n} answered error {reply['error']!r}: {reply.get('message', '')}"
             )
-        code = "error" if setup_step else "reason"
+        code = "reason" if act else "error"
         answer = Answer(
             "accepted" if reply["ok"] else "refused",
             None if reply["ok"] else reply.get(code),
@@ -228,7 +235,7 @@ class Lockstep:
         self.engine_answers.append(answer)
         if self.on_action:
             self.on_action()
-        label = f"setup step {n}" if setup_step else f"action {n}"
+        label = f"{'action' if act else 'wire step' if request is None else 'setup step'} {n}"
         if answer.verdict != oracle.verdict:
             return self._found(
                 n,

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from palconf.cases.loader import load_cases
 from palconf.core import EngineFault, compare, state_changes, terminal_safe
+from palconf.core.errors import PalconfError
 from palconf.engines.options import add_engine_options, make_engine
 from palconf.engines.process import ProcessEngine
 from palconf.engines.schemas import check_reply_shape, json_validator
@@ -26,6 +28,7 @@ from palconf.engines.smoke_data import (
     REFUSED,
     STATE,
     Check,
+    covering,
     hello_checks,
     render_text,
     shown,
@@ -408,6 +411,10 @@ def main(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     failed = [c for c in smoke.checks if c.status == "FAIL"]
+    try:
+        covering(smoke.checks, load_cases())
+    except PalconfError:  # no suite to point at (a broken or missing cases folder): checks only
+        pass
     if args.format == "json":
         report = {
             "engine_cmd": args.engine_cmd,

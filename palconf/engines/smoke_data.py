@@ -6,7 +6,8 @@ report, the tail of an engine's stderr); palconf/commands/smoke.py runs them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from palconf.core import EngineInfo, terminal_safe
@@ -99,6 +100,36 @@ class Check:
     status: str  # ok | warn | FAIL
     detail: str = ""
     fix: str = ""
+    #: the cases of the suite that test what this check looks at (`covering`)
+    cases: list[str] = field(default_factory=list)
+
+
+def _demands(case: Any, code: str) -> bool:
+    return any(code in e.reasons for e in case.expect)
+
+
+#: For each check, which cases of the suite test the same thing in full (what `palconf run`
+#: fails an engine on): smoke looks once, the suite looks everywhere.
+COVERS: dict[str, Callable[[Any], bool]] = {
+    "before setup": lambda c: c.setup is None and _demands(c, "no-game"),
+    "setup": lambda c: "P-state" in c.rules,
+    "observe": lambda c: "P-observed" in c.rules,
+    "refused action": lambda c: "P-reasons" in c.rules,
+    "accepted action": lambda c: "B-6" in c.rules,
+    "unknown command": lambda c: _demands(c, "unknown-command"),
+    "bad json": lambda c: _demands(c, "bad-json"),
+    "bad request": lambda c: _demands(c, "bad-request"),
+    "legal": lambda c: "P-legal" in c.rules,
+    "bye": lambda c: bool(c.steps) and c.steps[-1].is_bye,
+}
+
+
+def covering(checks: list[Check], cases: list[Any]) -> None:
+    """Give each check the ids of the suite's cases that test what it looks at (`COVERS`)."""
+    for check in checks:
+        test = COVERS.get(check.name)
+        if test is not None:
+            check.cases = [c.id for c in cases if test(c)]
 
 
 #: How much of an engine's text a check shows.
@@ -140,6 +171,9 @@ def render_text(engine_cmd: str, checks: list[Check]) -> list[str]:
         lines += [pad + line for line in rest]
         if c.fix and c.status != "ok":
             lines.append(f"{pad}fix: {c.fix}")
+        if c.cases:
+            first = c.cases[0] if len(c.cases) == 1 else f"{c.cases[0]}, …"
+            lines.append(f"{pad}suite: {len(c.cases)} case(s) test this in full ({first})")
     failed = sum(c.status == "FAIL" for c in checks)
     warned = sum(c.status == "warn" for c in checks)
     if failed:
