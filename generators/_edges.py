@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from ._allows import ALLOWS
 from ._cells import CELLS, EVENTS, OUT_OF_PLAY, PALS, STRUCTURES, ZONES, State, some_card
 from ._cells import add as _add
 from ._cells import cards as _cards
@@ -393,6 +394,7 @@ EDGES: dict[str, Rewrite] = {
     "unsupported-keyword": _keyword(("Flying", "Haste")),
     "unsupported-op": _effect_field("op", ("draw", "heal", "swap"), ALL_OPS),
     "unsupported-when": _ability_field("when", ("discard", "end", "block")),
+    **ALLOWS,  # what P-state allows, read as written (generators._allows)
 }
 
 EDGE_NAMES: tuple[str, ...] = tuple(EDGES)

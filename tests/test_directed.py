@@ -26,6 +26,7 @@ from palconf.generators.directed import BOARD, directed_games, found_per_kind, r
 from palconf.generators.export import case_from_difference, write_case
 from palconf.generators.formatting import _short, format_hits
 from palconf.mutants import get, load_all
+from palconf.mutants.sweep import in_process
 from palconf.oracle import Rules, StateError
 from palconf.oracle.keywords import KEYWORD_IDS
 from palconf.running.runner import run_case
@@ -141,8 +142,7 @@ def test_the_oracle_against_itself_shows_no_difference_in_the_sweep() -> None:
 @pytest.mark.parametrize("name", DIRECTED_MUTANTS)
 @pytest.mark.slow
 def test_a_misreading_of_p_state_or_p_reasons_is_found_within_300_games(name: str) -> None:
-    mutant = get(name)
-    engine = OracleEngine(mutant.rules, name=name)
+    engine = in_process(get(name))
     engine.start()
     report = fuzz(engine, examples=300, seed=0, shrink=False)
     assert report.difference is not None, f"{name}: no difference in 300 games"

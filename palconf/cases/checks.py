@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 NULL = "null"  # TOML has no null: the string "null" stands for it in expectations
 
 
+def _reasons() -> tuple[str, ...]:
+    """The REASON codes of P-reasons: the case schema's refusal codes but the errors."""
+    codes = json.loads(paths.CASE_SCHEMA.read_text(encoding="utf-8"))["$defs"]["reason"]["enum"]
+    return tuple(c for c in codes if c not in WIRE_ERRORS)
+
+
+REASONS = _reasons()
+
+
 def schema(registry: Registry | None = None) -> dict[str, Any]:
     """The case schema with the keywords of every version of `registry` (default: the
     project's): palconf/schemas/case.schema.json with its `keyword` pattern rebuilt
@@ -358,6 +367,8 @@ def semantic_errors(
             allowed, what = SETUP_ERRORS, f"step {after} is a setup step"
         elif after - 1 in wire_steps:
             allowed, what = WIRE_ERRORS, f"step {after} is a wire step"
+            if data["actions"][after - 1].get("request", {}).get("cmd") == "act":
+                allowed = (*WIRE_ERRORS, *REASONS)  # an `act` request refused: its REASON
         else:
             allowed, what = (), ""
         for code in codes:

@@ -206,3 +206,53 @@ class HelloResets(Session):
         if _cmd(request) == "hello" and not reply["ok"]:
             self.game = None
         return reply
+
+
+@session_mutant(
+    "errors-cmd-trimmed",
+    "P-errors",
+    "A cmd with spaces around it is read as the command inside them.",
+)
+class CmdTrimmed(Session):
+    def handle(self, request: Any) -> dict[str, Any]:
+        cmd = _cmd(request)
+        if isinstance(cmd, str) and cmd != cmd.strip():
+            request = {**request, "cmd": cmd.strip()}
+        return super().handle(request)
+
+
+@session_mutant(
+    "errors-hello-starts-a-new-session",
+    "P-errors",
+    "A hello in the middle of a game is answered ok and ends that game, as a new session.",
+)
+class HelloNewSession(Session):
+    def handle(self, request: Any) -> dict[str, Any]:
+        reply = super().handle(request)
+        if _cmd(request) == "hello" and reply["ok"]:
+            self.game = None
+        return reply
+
+
+@session_mutant(
+    "errors-setup-without-state-bad-request",
+    "P-errors",
+    "A setup with no state, or a null one, is a bad request rather than an invalid STATE.",
+)
+class SetupWithoutState(Session):
+    def handle(self, request: Any) -> dict[str, Any]:
+        if _cmd(request) == "setup" and request.get("state") is None:
+            return error("bad-request", "setup needs a state")
+        return super().handle(request)
+
+
+@session_mutant(
+    "errors-act-without-action-bad-request",
+    "P-errors",
+    "An act request with no action is a bad request rather than a malformed action.",
+)
+class ActWithoutAction(Session):
+    def handle(self, request: Any) -> dict[str, Any]:
+        if _cmd(request) == "act" and "action" not in request and self.game is not None:
+            return error("bad-request", "act needs an action")
+        return super().handle(request)

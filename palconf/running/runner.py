@@ -205,6 +205,8 @@ def verdict_problem(
     step = case.steps[n - 1]
     exp = case.expectation_after(n)
     code_field = step.code_field
+    if step.kind == "request" and refusal is not None and refusal.get("error") == "illegal":
+        code_field = "reason"  # an `act` request refused as an action: its REASON
     label = f"{step.label} {n}"
     if exp is not None and exp.refused is not None:
         if refusal is None:
