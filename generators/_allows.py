@@ -5,8 +5,9 @@ limit, keyword numbers of any size). Each is an accepted edge (`ok-…`) of the 
 `generators._edges.EDGES`, sent as a setup step: the game goes on from it, so the actions
 after it play on those ids and numbers.
 
-Ids stay within what a case file can name (letters, digits, `.`, `_`, `-`, at most 64
-characters), so that a difference exports to a valid case.
+Most ids stay within what a case file's actions can name (letters, digits, `.`, `_`, `-`, at
+most 64 characters); a few are not (a space, one word in two Unicode forms): a setup step
+writes any STATE, and a difference they make shows at that step.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ ODD_IDS = (
     "0",
     "Z" * 64,
     "card-with-a-long-name-" + "9" * 30,
+    "my pal",
+    "caf\u00e9",  # é as one code point …
+    "cafe\u0301",  # … and as e with a combining accent: two ids
 )
 _NUMBER = re.compile(r"^(Brave|Serious) ([0-9]+)$")
 
@@ -108,6 +112,34 @@ def _many_cards(state: State, rng: random.Random) -> State:
     return state
 
 
+def _keywords_together(state: State, rng: random.Random) -> State:
+    """A Pal with Brave and Serious at once, each with its own number, in either order."""
+    pals = [c for c, _, _ in _cards(state) if c.get("kind") == "pal"]
+    if not pals:
+        return state
+    pal = rng.choice(pals)
+    both = [f"Brave {rng.choice((100, 700))}", f"Serious {rng.choice((200, 500))}"]
+    rng.shuffle(both)
+    kept = [k for k in pal.get("keywords", []) if not _NUMBER.match(str(k))]
+    pal["keywords"] = [*kept, *both]
+    return state
+
+
+def _many_abilities(state: State, rng: random.Random) -> State:
+    """A card with a dozen activated abilities, the last one the cheapest: no list has a
+    size limit."""
+    card = rng.choice([c for c, _, _ in _cards(state)] or [{}])
+    if not card:
+        return state
+    pump = {"op": "pump", "target": "self", "amount": 100}
+    card["abilities"] = [
+        *card.get("abilities", []),
+        *({"when": "activate", "cost": 9 - n % 9, "effect": pump} for n in range(11)),
+        {"when": "activate", "cost": 0, "effect": {"op": "energy", "amount": 1}},
+    ]
+    return state
+
+
 #: name → rewrite, each accepted (P-state allows it)
 ALLOWS = {
     "ok-ids-odd": _odd_ids,
@@ -115,4 +147,6 @@ ALLOWS = {
     "ok-names-any": _names,
     "ok-keys-reordered": lambda state, rng: _reordered(state),
     "ok-many-cards": _many_cards,
+    "ok-keywords-together": _keywords_together,
+    "ok-many-abilities": _many_abilities,
 }

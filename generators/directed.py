@@ -266,6 +266,8 @@ def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Gam
             state, _, _ = edge_at(_Variant(variant), board, name)
             steps.append({"setup": state})
             labels.append(name)
+            if name.startswith("ok-"):  # accepted: play an attack on it, read as written
+                steps += _attack(rules, state)
         yield _with_edges(play(rules, board, steps), labels)
     busy = {**board, "turn": 4, "night": True}  # games in sequence: a new setup keeps nothing
     for prefix in _positions(rules, busy):
@@ -295,6 +297,24 @@ def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Gam
         rest = rng.sample(rest, min(len(rest), ACCEPTED))  # each costs a LEGAL list
         for chunk in [*_chunks(refused, REFUSED_PER_GAME), *_chunks(rest, PER_GAME)]:
             yield play(rules, board, prefix + chunk)
+
+
+def _attack(rules: type[Rules], state: Any) -> list[dict[str, Any]]:
+    """An attack played to its battle on an accepted STATE (its first legal attack, by a
+    card with a numbered keyword where there is one; both players pass), so that what the
+    STATE wrote shows in play, not only in OBSERVED; none where there is no attack."""
+    loaded = load(rules, state)
+    if isinstance(loaded, dict):
+        return []
+    attacks = [a for a in sort_legal(loaded.legal()) if a["do"] == "attack"]
+    if not attacks:
+        return []
+    cards = loaded.state.cards
+    numbered = [a for a in attacks if any(k.number for k in cards[a["attacker"]].card.keywords)]
+    attack = (numbered or attacks)[0]
+    other = "B" if attack["player"] == "A" else "A"
+    passes = [{"do": "pass", "player": p} for p in (other, other, attack["player"])]
+    return [attack, *passes]
 
 
 def bare(state: dict[str, Any], power: int = 0) -> dict[str, Any]:
