@@ -140,6 +140,20 @@ def _many_abilities(state: State, rng: random.Random) -> State:
     return state
 
 
+def _zero_numbers_in_use(state: State, rng: random.Random) -> State:
+    """`Serious 0` and `Brave 0` on the active player's standing Pals in battle, with a
+    structure of one free slot beside them: N of 0 is a keyword all the same (an assign
+    asks its choice, an attack triggers)."""
+    pdata = state["players"][state.get("active", "A")]
+    for n, pal in enumerate(p for p in pdata.get("battle", []) if p.get("state") != "rest"):
+        pal["keywords"] = [
+            *(k for k in pal.get("keywords", []) if not _NUMBER.match(str(k))),
+            ("Serious 0", "Brave 0")[(n + rng.randrange(2)) % 2],
+        ]
+    pdata.setdefault("structures", []).append({"id": "free-slot", "kind": "structure"})
+    return state
+
+
 #: name → rewrite, each accepted (P-state allows it)
 ALLOWS = {
     "ok-ids-odd": _odd_ids,
@@ -149,4 +163,5 @@ ALLOWS = {
     "ok-many-cards": _many_cards,
     "ok-keywords-together": _keywords_together,
     "ok-many-abilities": _many_abilities,
+    "ok-zero-numbers-in-use": _zero_numbers_in_use,
 }

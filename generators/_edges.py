@@ -398,6 +398,10 @@ EDGES: dict[str, Rewrite] = {
 }
 
 EDGE_NAMES: tuple[str, ...] = tuple(EDGES)
+#: the edges a random draw chooses among: what P-state allows beyond the first catalogue
+#: (generators._allows) is visited by the sweep alone, so the games a seed draws stay those
+#: they were
+DRAWN: tuple[str, ...] = tuple(n for n in EDGE_NAMES if n not in ALLOWS)
 
 #: the edges whose rule names no card kind, zone or state (or names only some), each with the
 #: cells (generators._cells) it is sent in: a rule that holds on every card is tried on each
@@ -422,12 +426,12 @@ CROSSED: dict[str, tuple[str, ...]] = {
 def edge_at(
     rng: random.Random, board: State, name: str | None = None, cell: str | None = None
 ) -> tuple[Any, str, str]:
-    """`board` rewritten at one edge, `name` or one chosen uniformly, on a card in `cell` (or
-    one chosen uniformly of the cells the edge is crossed with): (the STATE, the edge's name,
-    the cell, "" for an edge not crossed). A board that lacks what the edge needs gets it
-    from `KIT`, or a plain card in the cell."""
+    """`board` rewritten at one edge, `name` or one chosen uniformly (of `DRAWN`), on a card
+    in `cell` (or one chosen uniformly of the cells the edge is crossed with): (the STATE,
+    the edge's name, the cell, "" for an edge not crossed). A board that lacks what the
+    edge needs gets it from `KIT`, or a plain card in the cell."""
     if name is None:
-        name = EDGE_NAMES[rng.randrange(len(EDGE_NAMES))]
+        name = DRAWN[rng.randrange(len(DRAWN))]
     cells = CROSSED.get(name, ())
     if not cells:
         return EDGES[name](copy.deepcopy(board), rng), name, ""

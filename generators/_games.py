@@ -212,7 +212,7 @@ def actions(game: Rules, *, illegal: bool = True) -> st.SearchStrategy[dict[str,
 
 
 _SEEDS = st.integers(0, 2**32 - 1)
-#: one directed setup step in WIRE_IN is a wire step instead (P-errors)
+#: a line of the error layer (P-errors) follows a step at a fifth of `setup_share`
 WIRE_IN = 5
 #: how many probe actions a probe batch sends
 PROBES = 12
@@ -238,9 +238,10 @@ def _draw_games(
     percent, a batch of `PROBES` actions aimed at rows of the REASON table is sent. Which
     edge, and which probes, come from a random source seeded once per game (a Hypothesis
     draw, so a game replays exactly): Hypothesis's own draws aim at simple values, and
-    would visit a few edges over and over. One directed setup step in `WIRE_IN` is a line of
-    the protocol's error layer instead (generators._wire), answered with its error and
-    changing nothing."""
+    would visit a few edges over and over. At a fifth of `setup_share` (`WIRE_IN`), a step is
+    followed by a line of the protocol's error layer (generators._wire), answered with its
+    error and changing nothing: drawn from a source of its own, it leaves the game's other
+    draws as they were."""
     board = boards if boards is not None else states(keywords=keywords)
     state = draw(board)
     game = rules.from_state(state)
@@ -252,20 +253,19 @@ def _draw_games(
         lockstep.begin(state, start, start_legal) is not None or lockstep.skipped
     ):
         n = 0
-    rng = None
+    rng = wire = None
     if setup_share or probe_share:
         # Hypothesis draws the same few seeds again and again; the board mixed in spreads them
         board_key = json.dumps(state, sort_keys=True).encode()
-        rng = random.Random(draw(_SEEDS) ^ zlib.crc32(board_key) ^ (n << 20))
+        seed = draw(_SEEDS) ^ zlib.crc32(board_key) ^ (n << 20)
+        rng = random.Random(seed)
+        wire = random.Random(f"wire/{seed}")  # a source of its own: `rng`'s draws stay as they were
     played = 0
     while played < n:
         batch: list[tuple[dict[str, Any], str]]
         if rng is not None and rng.randrange(100) < setup_share:
-            if rng.randrange(WIRE_IN) == 0:  # a line of the error layer (generators._wire)
-                batch = [(line_at(rng)[0], "")]
-            else:
-                edged, edge, cell = edge_at(rng, draw(board))
-                batch = [({"setup": edged}, label(edge, cell))]
+            edged, edge, cell = edge_at(rng, draw(board))
+            batch = [({"setup": edged}, label(edge, cell))]
         elif rng is not None and legal and rng.randrange(100) < probe_share:
             batch = [(a, "") for a in probe_actions(rng, game, legal, PROBES)]
         else:
@@ -273,6 +273,8 @@ def _draw_games(
                 break  # the game is over
             batch = [(draw_action(draw, game, legal, illegal), "")]
             played += 1
+        if wire is not None and wire.randrange(100) < setup_share // WIRE_IN:
+            batch.append((line_at(wire)[0], ""))  # changes nothing: the game goes on as drawn
         for action, edge in batch:
             before = (steps[-1].observed, steps[-1].legal) if steps else (start, start_legal)
             step, game = _step(game, action, rules, edge, before)

@@ -269,12 +269,13 @@ def directed_games(rules: type[Rules], allowed: tuple[str, ...]) -> Iterator[Gam
             if name.startswith("ok-"):  # accepted: play an attack on it, read as written
                 steps += _attack(rules, state)
         yield _with_edges(play(rules, board, steps), labels)
-    busy = {**board, "turn": 4, "night": True}  # games in sequence: a new setup keeps nothing
-    for prefix in _positions(rules, busy):
-        yield play(rules, busy, [*prefix, {"setup": bare(busy)}, {"setup": bare(busy, 1)}])
+    # at each position: every line of the error layer (each changes nothing), then games in
+    # sequence (a new setup keeps nothing of the game before)
     wire = [line_at(random.Random(0), name)[0] for name in LINE_NAMES]
-    for prefix in _positions(rules, board):  # every line of the error layer at each position
-        yield play(rules, board, prefix + wire)
+    busy = _busy(board)
+    again = [{"setup": bare(busy)}, {"setup": bare(busy, 1, assigned=False)}]
+    for prefix in _positions(rules, busy):
+        yield play(rules, busy, [*prefix, *wire, *again])
     for prefix in _positions(rules, board):
         position = rules.from_state(board)
         for action in prefix:
@@ -317,17 +318,29 @@ def _attack(rules: type[Rules], state: Any) -> list[dict[str, Any]]:
     return [attack, *passes]
 
 
-def bare(state: dict[str, Any], power: int = 0) -> dict[str, Any]:
+def _busy(board: dict[str, Any]) -> dict[str, Any]:
+    """`board` at turn 4, at night, with an empty structure of 0 slots in A's play: what a
+    game after it must not keep (the night, the turn, the slots of a structure whose id
+    comes again)."""
+    busy = copy.deepcopy(board)
+    busy.update(turn=4, night=True)
+    structures = busy["players"]["A"].setdefault("structures", [])
+    structures.append({"id": "s0", "kind": "structure", "slots": 0})
+    return busy
+
+
+def bare(state: dict[str, Any], power: int = 0, *, assigned: bool = True) -> dict[str, Any]:
     """`state`'s cards under the same ids with every field a STATE may leave out left out
-    (no keyword, ability, cost, strike, state; `power` added to each Pal's), and the
-    players' `life` alone besides their zones: a second game that must show P-state's
-    defaults and nothing of the game before (session leaks)."""
+    (no keyword, ability, cost, strike, state, slots; `power` added to each Pal's; without
+    `assigned`, the Pals on structures left out too), and the players' `life` alone
+    besides their zones: a second game that must show P-state's defaults and nothing of the
+    game before (session leaks)."""
 
     def card(c: dict[str, Any]) -> dict[str, Any]:
         kept = {k: c[k] for k in ("id", "kind", "effect") if k in c}
         if c.get("kind") == "pal":
             kept["power"] = c["power"] + power
-        if "assigned" in c:
+        if "assigned" in c and assigned:
             kept["assigned"] = [card(x) for x in c["assigned"]]
         return kept
 

@@ -175,7 +175,10 @@ def test_the_hypofuzz_target_finds_a_misread_keyword(monkeypatch: pytest.MonkeyP
     from .engines.misread import MISREADINGS
 
     target = hypofuzz_target.test_the_engine_plays_generated_games_as_the_oracle_does
-    quick = settings(target._hypothesis_internal_use_settings, phases=[Phase.generate])
+    # as many examples in every profile (the dev profile's 50 are too few to be sure)
+    quick = settings(
+        target._hypothesis_internal_use_settings, phases=[Phase.generate], max_examples=300
+    )
     monkeypatch.setattr(target, "_hypothesis_internal_use_settings", quick)
     wrong = OracleEngine(MISREADINGS["nocturnal-200"], name="nocturnal-200")
     wrong.start()
