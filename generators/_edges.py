@@ -398,9 +398,8 @@ EDGES: dict[str, Rewrite] = {
 }
 
 EDGE_NAMES: tuple[str, ...] = tuple(EDGES)
-#: the edges a random draw chooses among: what P-state allows beyond the first catalogue
-#: (generators._allows) is visited by the sweep alone, so the games a seed draws stay those
-#: they were
+#: the edges a random draw chooses among: generators._allows's are the sweep's alone (so the
+#: games a seed draws stay those they were)
 DRAWN: tuple[str, ...] = tuple(n for n in EDGE_NAMES if n not in ALLOWS)
 
 #: the edges whose rule names no card kind, zone or state (or names only some), each with the
