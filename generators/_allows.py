@@ -61,10 +61,14 @@ def _large(state: State, rng: random.Random) -> State:
     for pdata in state["players"].values():
         pdata["life"] = rng.choice((1000, 99_999))
         pdata["energy"] = rng.choice((99, 1000))
+    numbered = False
     for card, _, _ in _cards(state):
         if card.get("kind") == "pal":
             card["power"] = card.get("power", 0) + big
             card["strike"] = rng.choice((50, 1000))
+            if not numbered:  # a keyword number as large as the rest
+                card["keywords"] = [*card.get("keywords", []), "Brave 1"]
+                numbered = True
         card["cost"] = rng.choice((40, 999))
         if card.get("kind") == "structure":
             card["slots"] = max(card.get("slots", 1), len(card.get("assigned", []))) + 4

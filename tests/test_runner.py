@@ -168,12 +168,18 @@ def test_skip_when_the_engine_lacks_a_keyword(tmp_path: Path) -> None:
     assert r.outcome == "skip" and "brave" in r.message
 
 
-def test_unsupported_setup_is_a_skip_and_other_refusals_an_error(tmp_path: Path) -> None:
+def test_a_refused_setup_is_a_skip_a_failure_or_an_error_by_its_code(tmp_path: Path) -> None:
+    """`unsupported`: the engine lacks something (skip); `invalid-state` for the case's STATE,
+    which is valid: a wrong reading of P-state (fail, at step 0); any other code: the
+    engine broke (error)."""
     case = case_from(tmp_path)
     r = run_with(Scripted(lambda m: {"ok": False, "error": "unsupported", "message": "x"}), case)
     assert r.outcome == "skip"
     r = run_with(Scripted(lambda m: {"ok": False, "error": "invalid-state", "message": "x"}), case)
-    assert r.outcome == "error" and "refused the case's setup" in r.message
+    assert r.outcome == "fail" and r.step == 0 and "a valid STATE (P-state)" in r.message
+    assert [(d.path, d.observed) for d in r.diffs] == [("error", "invalid-state")]
+    r = run_with(Scripted(lambda m: {"ok": False, "error": "internal", "message": "x"}), case)
+    assert r.outcome == "error" and "refused the case's setup: internal" in r.message
 
 
 @pytest.mark.parametrize(

@@ -70,6 +70,15 @@ class _Play:
             self.engine.restart()  # a fresh engine, that has had no game
         else:
             reply = setup(self.engine, self.case.setup)
+            if not reply["ok"] and reply["error"] == "invalid-state":
+                # a wrong answer, not a broken engine: the STATE is valid (lint loads it in the
+                # oracle), so refusing it misreads P-state
+                raise CaseFailed(
+                    0,
+                    "the engine refused the case's setup, a valid STATE (P-state), as "
+                    f"invalid-state: {reply.get('message', '')}",
+                    [Diff("error", MISSING, "invalid-state")],
+                )
             if not reply["ok"]:
                 raise ProtocolViolation(
                     f"the engine refused the case's setup: {reply['error']}: "
