@@ -413,3 +413,13 @@ def test_rules_diff_escapes_a_clauses_file(
     code, out, err = run(capsys, "rules", "diff", REGISTRY.current, str(path))
     assert code == 2
     assert_safe(out, err)
+
+
+def test_terminal_json_escapes_as_json_and_reads_back_the_same() -> None:
+    from palconf.core import terminal_json
+
+    value = {f"key {h}": [h, "ü → ok", "tag \U000e0001 char"] for h in HOSTILE_JSON}
+    text = terminal_json(value, indent=2)
+    assert RAW.search(text) is None and "\U000e0001" not in text
+    assert "ü → ok" in text and "\\udb40\\udc01" in text
+    assert json.loads(text) == value
