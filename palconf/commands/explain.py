@@ -130,7 +130,7 @@ def print_step(view: StepView, paint: Paint) -> None:
         assert view.step is not None
         kind = view.step.label
         print(f"\n{paint(f'{kind} {view.n}', 'bold')}  {_json(view.step.body)}")
-    print(f"  expected  {view.expected}")
+    print(f"  expected  {terminal_safe(view.expected, LIMIT)}")
     ok = view.as_expected
     print(
         f"  engine    {paint(terminal_safe(view.engine.verdict, LIMIT), 'green' if ok else 'red')}"
@@ -153,13 +153,16 @@ def print_step(view: StepView, paint: Paint) -> None:
                 f"  whole OBSERVED against the oracle's: {len(view.oracle_diffs)} field(s) differ"
             )
             for d in view.oracle_diffs:
-                print(f"    {d.path}: oracle {_show(d.expected)}, engine {_show(d.observed)}")
+                print(
+                    f"    {terminal_safe(d.path, 300)}: oracle {_show(d.expected)}, "
+                    f"engine {_show(d.observed)}"
+                )
         elif view.engine.observed is not None:
             print("  whole OBSERVED: the same as the oracle's")
     if view.changes:
         print("  changed since the step before:")
         for d in view.changes:
-            print(f"    {d.path}: {_show(d.expected)} -> {_show(d.observed)}")
+            print(f"    {terminal_safe(d.path, 300)}: {_show(d.expected)} -> {_show(d.observed)}")
 
 
 def _show(value: Any) -> str:

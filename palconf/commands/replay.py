@@ -92,14 +92,21 @@ def main(args: argparse.Namespace) -> int:
             started = True
             if entry.fault is not None:
                 differ.append(n)
-                _show(n, entry, paint, False, [f"recorded: {entry.fault}; now: {_short(reply)}"])
+                _show(
+                    n,
+                    entry,
+                    paint,
+                    False,
+                    [f"recorded: {terminal_safe(entry.fault, 500)}; now: {_short(reply)}"],
+                )
                 continue
             diffs = reply_diffs(entry.request, entry.reply, reply)
             if diffs:
                 differ.append(n)
             if diffs or args.verbose:
                 lines = [
-                    f"{d.path or '(the reply)'}: recorded {_short(d.expected)}, now "
+                    f"{terminal_safe(d.path, SHOW) or '(the reply)'}: recorded "
+                    f"{_short(d.expected)}, now "
                     f"{_short(d.observed)}"
                     for d in diffs
                 ]

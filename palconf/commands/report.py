@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from palconf.commands import registry_or_exit
+from palconf.core import terminal_json
 from palconf.core.errors import UsageError
 from palconf.core.results_file import ResultsError, ResultsFile, read_results
 from palconf.core.safe_write import UnsafeWrite, write_files
@@ -105,7 +106,7 @@ def compare_main(args: argparse.Namespace, old: ResultsFile, new: ResultsFile) -
 
     c = compare(old, new)
     if args.format == "json":
-        print(json.dumps(c.to_json(), indent=2, ensure_ascii=False))
+        print(terminal_json(c.to_json(), indent=2))
     elif args.format == "markdown":
         sys.stdout.write(render_markdown(c))
     else:

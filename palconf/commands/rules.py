@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from palconf.authoring.rulesdiff import (
 )
 from palconf.cases.loader import Case, CaseLoadError, load_cases
 from palconf.commands import cases_help, registry_or_exit
+from palconf.core import terminal_json, terminal_safe
 from palconf.core.safe_write import write_files, write_text_atomic
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
@@ -86,31 +86,34 @@ def _cases(args: argparse.Namespace, registry: Registry) -> list[Case] | None:
         return load_cases(args.cases or paths.CASES, registry)
     except CaseLoadError as e:
         for err in e.errors:
-            print(f"  {err}", file=sys.stderr)
+            print(f"  {terminal_safe(err, 2000)}", file=sys.stderr)
         return None
 
 
 def print_diff(d: RulesDiff) -> None:
-    print(f"rules {d.old} → {d.new}")
+    """The diff for a terminal: the rules text (a file anyone may hand over) and every name
+    taken from it go through `terminal_safe`."""
+    t = terminal_safe
+    print(f"rules {t(d.old, 200)} → {t(d.new, 200)}")
     if not changed(d):
         print("  no clause changed")
     for c in d.changes:
-        print(f"\n{c.kind.upper():<8} {c.id} ({c.keyword})")
+        print(f"\n{c.kind.upper():<8} {t(c.id, 200)} ({t(c.keyword, 200)})")
         if c.old is not None:
-            print(f"  - {c.old}")
+            print(f"  - {t(c.old)}")
         if c.new is not None:
-            print(f"  + {c.new}")
-        print(f"  cases citing it ({len(c.cases)}): {', '.join(c.cases) or 'none'}")
+            print(f"  + {t(c.new)}")
+        print(f"  cases citing it ({len(c.cases)}): {t(', '.join(c.cases)) or 'none'}")
     for k in d.keywords_added:
-        print(f"\nNEW KEYWORD {k}: untested until clause ids and cases exist")
+        print(f"\nNEW KEYWORD {t(k, 200)}: untested until clause ids and cases exist")
     for k in d.keywords_removed:
-        print(f"\nREMOVED KEYWORD {k}")
+        print(f"\nREMOVED KEYWORD {t(k, 200)}")
     if d.orphaned:
-        print(f"\norphaned cases ({len(d.orphaned)}): {', '.join(d.orphaned)}")
+        print(f"\norphaned cases ({len(d.orphaned)}): {t(', '.join(d.orphaned))}")
     for k, sentences in d.unassigned.items():
-        print(f"\nnew text under {k} that no clause covers:")
+        print(f"\nnew text under {t(k, 200)} that no clause covers:")
         for s in sentences:
-            print(f"  + {s}")
+            print(f"  + {t(s)}")
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -118,14 +121,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         old, new = load_version(registry, args.old), load_version(registry, args.new)
     except (FileNotFoundError, KeyError, ValueError) as e:
-        print(f"palconf rules diff: {e}", file=sys.stderr)
+        print(f"palconf rules diff: {terminal_safe(e, 2000)}", file=sys.stderr)
         return 2
     cases = _cases(args, registry)
     if cases is None:
         return 2
     d = diff_versions(old, new, registry, cases)
     if args.json:
-        print(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
+        print(terminal_json(d.to_json(), indent=2))
     else:
         print_diff(d)
     return 1 if changed(d) else 0

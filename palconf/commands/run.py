@@ -193,15 +193,15 @@ def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = No
     wrong, the engine's stderr. The engine's (and the files') text goes through
     `terminal_safe`."""
     head = paint.outcome(r.outcome, r.outcome.upper())
-    print(f"\n{head} {r.id}: {terminal_safe(r.title)}", file=out)
+    print(f"\n{head} {terminal_safe(r.id, 200)}: {terminal_safe(r.title)}", file=out)
     if r.path:
         print(f"  file: {terminal_safe(case_file(r.path, cases))}", file=out)
     if r.clauses:
-        print(f"  clauses: {', '.join(r.clauses)}", file=out)
+        print(f"  clauses: {terminal_safe(', '.join(r.clauses), 2000)}", file=out)
     print(f"  {terminal_safe(r.message, 2000)}", file=out)
     if r.expected or r.outcome == Outcome.XPASS:
         note = f" ({terminal_safe(r.note)})" if r.note else ""
-        print(f"  expectations: {' or '.join(r.expected) or 'pass'}{note}", file=out)
+        print(f"  expectations: {terminal_safe(' or '.join(r.expected)) or 'pass'}{note}", file=out)
     for d in r.diffs:
         print(f"    {terminal_safe(d, 2000)}", file=out)
     if r.stderr:
@@ -388,7 +388,7 @@ def _finish(
     if news:
         print(
             f"\npalconf: {len(news)} case(s) listed as failing now pass: "
-            f"{', '.join(news[:10])}{' …' if len(news) > 10 else ''}"
+            f"{terminal_safe(', '.join(news[:10]), 2000)}{' …' if len(news) > 10 else ''}"
         )
     if args.update_expectations:
         unfiltered = not args.case and not args.keyword
@@ -444,4 +444,4 @@ def _next_hint(args: argparse.Namespace, results: list[Result]) -> str:
     if first is None:
         return "Next: fix the engine (palconf smoke --engine-cmd …), then run again with --resume"
     engine = f" --engine-cmd {shlex.quote(args.engine_cmd)}" if args.engine_cmd else ""
-    return f"Next: palconf explain {shlex.quote(first.id)}{engine}"
+    return terminal_safe(f"Next: palconf explain {shlex.quote(first.id)}{engine}")

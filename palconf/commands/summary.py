@@ -49,13 +49,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def main(args: argparse.Namespace) -> int:
+    from palconf.core import terminal_safe
     from palconf.core.results_file import ResultsError, read_results
     from palconf.running.terminal import Paint, use_color
 
     try:
         runs = [read_results(path) for path in args.results]
     except ResultsError as e:
-        print(f"palconf summary: {e}", file=sys.stderr)
+        print(f"palconf summary: {terminal_safe(e, keep_newlines=True)}", file=sys.stderr)
         return 2
     registry = registry_or_exit()
     paint = Paint(use_color(sys.stdout, args.color))

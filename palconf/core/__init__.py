@@ -30,7 +30,7 @@ from palconf.core.engine import (
     setup,
 )
 from palconf.core.outcomes import FAILED, PASSED, Outcome, Result, Tally
-from palconf.core.text import terminal_safe, without_surrogates
+from palconf.core.text import terminal_json, terminal_safe, without_surrogates
 
 __all__ = [
     "FAILED",
@@ -60,6 +60,7 @@ __all__ = [
     "send_line",
     "setup",
     "state_changes",
+    "terminal_json",
     "terminal_safe",
     "without_surrogates",
 ]

@@ -4,18 +4,25 @@ One rule for every command: a character that is not printable (control character
 ESC, NUL, BEL and DEL, lone surrogates, format characters, separators other than the
 space) is shown as its escape (`\\x1b`, `\\ud800`), never sent as such. Newline and tab
 stay when `keep_newlines` is set (multi-line messages), else they are escaped too. `limit`
-bounds the length, cutting with "…".
+bounds the length, cutting with "…". JSON for a terminal (`terminal_json`) is the same rule
+with JSON's escapes (`\\u202e`), so the document still reads back the same.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 _KEPT = "\n\t"
 
 
-def _escape(ch: str) -> str:
+def _escape(ch: str, as_json: bool = False) -> str:
     code = ord(ch)
+    if as_json:
+        if code < 0x10000:
+            return f"\\u{code:04x}"
+        high, low = divmod(code - 0x10000, 0x400)
+        return f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
     if code < 0x100:
         return f"\\x{code:02x}"
     if code < 0x10000:
@@ -43,12 +50,23 @@ def without_surrogates(value: Any) -> Any:
     return value
 
 
-def terminal_safe(text: Any, limit: int | None = None, *, keep_newlines: bool = False) -> str:
-    """`text` (any value: it is made a string) with every unprintable character escaped."""
+def terminal_safe(
+    text: Any, limit: int | None = None, *, keep_newlines: bool = False, as_json: bool = False
+) -> str:
+    """`text` (any value: it is made a string) with every unprintable character escaped
+    (`as_json`: as JSON escapes, for JSON text, where they can only be inside strings)."""
     s = text if isinstance(text, str) else str(text)
     if not s.isprintable():
         kept = _KEPT if keep_newlines else ""
-        s = "".join(ch if ch in kept or ch.isprintable() else _escape(ch) for ch in s)
+        s = "".join(ch if ch in kept or ch.isprintable() else _escape(ch, as_json) for ch in s)
     if limit is not None and len(s) > limit:
         s = s[: max(0, limit - 1)] + "…"
     return s
+
+
+def terminal_json(value: Any, **dumps: Any) -> str:
+    """`value` as JSON text for a terminal (`json.dumps` with `dumps`): readable non-ASCII
+    text kept, every unprintable character (bidi controls, C1 controls, lone surrogates)
+    escaped as JSON (`\\u202e`) through `terminal_safe`."""
+    text = json.dumps(value, ensure_ascii=False, **dumps)
+    return terminal_safe(text, keep_newlines=True, as_json=True)

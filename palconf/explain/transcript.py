@@ -31,7 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from palconf import __version__
-from palconf.core import Diff, Engine, EngineFault, EngineInfo, compare, json_read, send_line
+from palconf.core import (
+    Diff,
+    Engine,
+    EngineFault,
+    EngineInfo,
+    compare,
+    json_read,
+    send_line,
+    terminal_safe,
+)
 from palconf.core.errors import UsageError
 
 FORMAT = "palconf-transcript"
@@ -183,7 +192,7 @@ def read_transcript(path: Path) -> Transcript:
         try:
             obj = json_read.loads(line)
         except ValueError as e:
-            raise TranscriptError(f"{path}:{n}: not JSON: {e}") from None
+            raise TranscriptError(f"{path}:{n}: not JSON: {terminal_safe(e, 300)}") from None
         if not isinstance(obj, dict):
             raise TranscriptError(f"{path}:{n}: a line must be a JSON object")
         if set(obj) == {"transcript"}:
@@ -195,9 +204,10 @@ def read_transcript(path: Path) -> Transcript:
             continue
         sent = isinstance(obj.get("line"), str) or "request" in obj
         if not sent or not ({"reply", "fault"} & set(obj)):
+            keys = terminal_safe(", ".join(sorted(obj)), 2000)
             raise TranscriptError(
                 f"{path}:{n}: a line needs `request` and `reply` (or `fault`; a line sent as "
-                f"it is has `line` for `request`); has {', '.join(sorted(obj)) or 'nothing'}"
+                f"it is has `line` for `request`); has {keys or 'nothing'}"
             )
         line = obj.get("line")
         if isinstance(line, str) and ("\n" in line or "\r" in line):

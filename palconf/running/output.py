@@ -36,7 +36,7 @@ def recorded_info(info: EngineInfo, version: str | None) -> EngineInfo:
 
 
 def _fail(message: str) -> int:
-    print(f"palconf report: {message}", file=sys.stderr)
+    print(f"palconf report: {terminal_safe(message, keep_newlines=True)}", file=sys.stderr)
     return 2
 
 
@@ -69,7 +69,8 @@ def write_report(
     for run in runs:
         if run.duplicates:
             print(
-                f"palconf report: {run.path}: {len(run.duplicates)} case(s) recorded twice; "
+                f"palconf report: {terminal_safe(run.path)}: {len(run.duplicates)} case(s) "
+                f"recorded twice; "
                 f"the last result of each is used",
                 file=sys.stderr,
             )

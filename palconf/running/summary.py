@@ -66,8 +66,8 @@ def render_table(results: list[Result], registry: Registry, paint: Paint | None 
             + f"   {paint(verdict, _VERDICT_STYLE.get(verdict, ''))}"
         )
 
-    for group, t in table.items():
-        lines.append(row(group, t))
+    for group, t in table.items():  # a results file's keywords: untrusted text
+        lines.append(row(terminal_safe(group, 60), t))
     lines.append("-" * len(head))
     lines.append(row("all cases", total))
     return "\n".join(lines)
@@ -99,7 +99,7 @@ def verdict_line(
     tail = f"; {not_run} not run" if not_run > 0 else ""
     if not bad:
         return f"palconf: {paint('ok', 'green')}: {len(results)} case(s): {counts or 'none'}{tail}"
-    failing = [g for g, t in per_group(results, registry).items() if not t.ok]
+    failing = [terminal_safe(g, 60) for g, t in per_group(results, registry).items() if not t.ok]
     where = f"; failing: {', '.join(failing)}" if failing else ""
     return (
         f"palconf: {paint('FAILED', 'red')}: {len(results)} case(s): {counts or 'none'}"
@@ -110,7 +110,7 @@ def verdict_line(
 def where_line(results: Iterable[Result], registry: Registry) -> str | None:
     """`where: 54 of the 54 failures cite Taunt; 50 cite taunt.2`, or None if none failed."""
     cause = shared_cause(results)
-    return None if cause is None else f"where: {cause.words(registry.keyword_name)}"
+    return None if cause is None else f"where: {terminal_safe(cause.words(registry.keyword_name))}"
 
 
 def xpass_hint(results: Iterable[Result], expectations: str | None = None) -> str | None:
