@@ -156,6 +156,9 @@ def _engine_answer(result: Result) -> str:
     return "accepted" if not result.diffs else ""
 
 
+Shape = dict[str, Callable[[Any], bool]]  # field → whether a value has its shape
+
+
 def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -172,7 +175,7 @@ def _ids(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(c, str) for c in v)
 
 
-def _each(fields: dict[str, Callable[[Any], bool]]) -> Callable[[Any], bool]:
+def _each(fields: Shape) -> Callable[[Any], bool]:
     """An object whose fields the board draws each have their shape (others are ignored)."""
     return lambda v: (
         isinstance(v, dict) and all(check(v[k]) for k, check in fields.items() if k in v)
@@ -184,17 +187,17 @@ def _map(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
 
 
 #: The shape P-observed gives each field the board draws (docs/protocol.md, OBSERVED).
-_CARD = {
+_CARD: Shape = {
     "zone": _str,
     "owner": _str,
     "state": _opt(_str),
     "power": _opt(_int),
     "strike": _opt(_int),
 }
-_PLAYER = {"life": _int, "energy": _int, "hand": _ids, "battle": _ids, "graveyard": _ids}
+_PLAYER: Shape = {"life": _int, "energy": _int, "hand": _ids, "battle": _ids, "graveyard": _ids}
 _PLAYER["structures"] = _map(_ids)
-_ATTACK = {"attacker": _str, "target": _str, "blocked": lambda v: isinstance(v, (bool, str))}
-_TOP: dict[str, Callable[[Any], bool]] = {
+_ATTACK: Shape = {"attacker": _str, "target": _str, "blocked": lambda v: isinstance(v, (bool, str))}
+_TOP: Shape = {
     "active": _str,
     "turn": _int,
     "night": lambda v: isinstance(v, bool),
@@ -264,8 +267,8 @@ def _card(
     """A card of a zone list; `cid` may be any JSON value (an engine's list)."""
     if not isinstance(cid, str):  # not an id: shown as the engine wrote it
         return CardBox(id=_text(cid), marked={"card"})
-    cards = obs.get("cards") if isinstance(obs.get("cards"), dict) else {}
-    data = cards.get(cid)
+    cards = obs.get("cards")
+    data = cards.get(cid) if isinstance(cards, dict) else None
     data = data if isinstance(data, dict) else {}
     known = rules.state.cards.get(cid)
     kws = [k.text or k.id for k in known.card.keywords] if known is not None else []
