@@ -213,20 +213,24 @@ _TOP: Shape = {
 def fits(path: str, value: Any) -> bool | None:
     """Whether an engine's `value` for the OBSERVED field at `path` has the shape
     P-observed gives that field, so that the board can draw it (`MISSING`: only a card left
-    out of `cards`); None for a field the board does not draw."""
+    out of `cards`, or a structure out of a player's `structures`); None for a field the
+    board does not draw."""
     head, *rest = path.split(".")
     check: Callable[[Any], bool] | None = None
+    held = head == "players" and len(rest) == 3 and rest[1] == "structures"
     if not rest:
         check = _TOP.get(head)
     elif head == "attack" and len(rest) == 1:
         check = _ATTACK.get(rest[0])
+    elif held:  # the Pals a structure holds
+        check = _ids
     elif head in ("players", "cards"):
         fields = _PLAYER if head == "players" else _CARD
         check = _each(fields) if len(rest) == 1 else fields.get(rest[1]) if len(rest) == 2 else None
     if check is None:
         return None
     if value is MISSING:
-        return head == "cards" and len(rest) == 1
+        return held or (head == "cards" and len(rest) == 1)
     return check(value)
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
 from palconf.reports import build, write_report
 from palconf.reports.boards import board, board_pair, fits
+from palconf.reports.compare import compare, render_text
+from palconf.reports.compare import render_markdown as compare_markdown
 from palconf.reports.html import render_html
 from palconf.reports.render import environment
 from palconf.reports.site import site_pages
@@ -138,6 +142,10 @@ HOSTILE: list[tuple[str, Any]] = [
     ("players.A.structures", {"s1": [{}]}),
     ("players.A.structures", {"s1": "a1"}),
     ("players.A.structures", {SCRIPT: [SCRIPT]}),
+    ("players.A.structures.a1", ["b1"]),  # a structure's Pals (drawn)
+    ("players.A.structures.a1", MISSING),
+    ("players.A.structures.a1", "b1"),
+    ("players.A.structures.a1.x", 1),
     ("players.A.life", "5"),
     ("players.A.life", None),
     ("players.A.life", SCRIPT),
@@ -338,22 +346,34 @@ RESULT = st.fixed_dictionaries(
 )
 
 
+RUN = st.tuples(
+    st.sampled_from(["eng", "other", SCRIPT]),  # the engine
+    st.sampled_from(["1.00", "0.9", SCRIPT]),  # its rules version: another suite's too
+    st.lists(RESULT, min_size=1, max_size=4),
+)
+
+
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(files=st.lists(st.lists(RESULT, min_size=1, max_size=4), min_size=1, max_size=3))
+@given(files=st.lists(RUN, min_size=1, max_size=3))
 def test_random_results_files_are_reported(
-    suite: dict[str, Case], registry: Any, files: list[list[dict[str, Any]]]
+    suite: dict[str, Case], registry: Any, files: list[tuple[str, str, list[dict[str, Any]]]]
 ) -> None:
     runs = []
-    for n, results in enumerate(files):
-        meta = run_meta(
-            "eng", f"{n}.0", [], "1.00", len(results), date=f"2026-01-0{n + 1}T00:00:00Z"
-        )
+    for n, (name, rules, results) in enumerate(files):
+        meta = run_meta(name, f"{n}.0", [], rules, len(results), date=f"2026-01-0{n + 1}T00:00Z")
         lines = [meta_line(meta), *(json.dumps(r) for r in results)]
         runs.append(parse_lines(lines, f"{n}.jsonl", mixed_ok=True))
     report = build(runs, registry, suite=suite)
-    html = render_html(report)
+    with tempfile.TemporaryDirectory() as tmp:
+        write_report(report, Path(tmp))
+        ET.parse(Path(tmp) / "junit.xml")
+        html = (Path(tmp) / "index.html").read_text(encoding="utf-8")
     pages = site_pages(runs, registry, suite=suite)
     for text in [html, *(t for name, t in pages.items() if name.endswith(".html"))]:
         assert "<script>" not in text
+    for old, new in zip(runs, runs[1:], strict=False):
+        compared = compare(old, new)
+        assert "<script>" not in compare_markdown(compared)
+        render_text(compared)
