@@ -12,12 +12,20 @@ the result's diff paths, and every field a diff names is marked on both sides. K
 not part of OBSERVED: they come from the cards' definitions in the case.
 
 Everything an engine sent (the diffs' values) is untrusted: it is only ever put into the
-page by the autoescaped template, never into markup built here.
+page by the autoescaped template, never into markup built here. It may also break
+P-observed (docs/protocol.md: an id in a zone but not in `cards`, a card in two zones, a
+string where a list is, a number as a string, …), and a results file may come from
+anywhere: the board is drawn from what fits and never raises. A diff's value that does not
+have the shape P-observed gives its field (`fits`) is not put on the board: the field is
+marked on both sides and the value listed beside the board ("this OBSERVED breaks
+P-observed: …"); a field the board does not draw (an unknown zone, a card's owner in no
+zone) is listed as not on the board.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +89,7 @@ class BoardPair:
     expected: Board
     observed: Board
     undrawn: list[str]  # diff paths that are not on the board (listed in the diff table)
+    broken: list[str] = field(default_factory=list)  # diffs whose value is not drawn (`fits`)
     refusal: str = ""  # the oracle's refusal of the step, when it refuses it
     answer: str = ""  # then what the engine answered ("accepted", "refused (…)", …)
 
@@ -147,6 +156,84 @@ def _engine_answer(result: Result) -> str:
     return "accepted" if not result.diffs else ""
 
 
+Shape = dict[str, Callable[[Any], bool]]  # field → whether a value has its shape
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _opt(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: v is None or check(v)
+
+
+def _ids(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(c, str) for c in v)
+
+
+def _each(fields: Shape) -> Callable[[Any], bool]:
+    """An object whose fields the board draws each have their shape (others are ignored)."""
+    return lambda v: (
+        isinstance(v, dict) and all(check(v[k]) for k, check in fields.items() if k in v)
+    )
+
+
+def _map(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, dict) and all(check(x) for x in v.values())
+
+
+#: The shape P-observed gives each field the board draws (docs/protocol.md, OBSERVED).
+_CARD: Shape = {
+    "zone": _str,
+    "owner": _str,
+    "state": _opt(_str),
+    "power": _opt(_int),
+    "strike": _opt(_int),
+}
+_PLAYER: Shape = {"life": _int, "energy": _int, "hand": _ids, "battle": _ids, "graveyard": _ids}
+_PLAYER["structures"] = _map(_ids)
+_ATTACK: Shape = {"attacker": _str, "target": _str, "blocked": lambda v: isinstance(v, (bool, str))}
+_TOP: Shape = {
+    "active": _str,
+    "turn": _int,
+    "night": lambda v: isinstance(v, bool),
+    "winner": _opt(_str),
+    "step": _str,
+    "priority": _opt(_str),
+    "attack": _opt(_each(_ATTACK)),
+    "players": _map(_each(_PLAYER)),
+    "cards": _map(_each(_CARD)),
+}
+
+
+def fits(path: str, value: Any) -> bool | None:
+    """Whether an engine's `value` for the OBSERVED field at `path` has the shape
+    P-observed gives that field, so that the board can draw it (`MISSING`: only a card left
+    out of `cards`, or a structure out of a player's `structures`); None for a field the
+    board does not draw."""
+    head, *rest = path.split(".")
+    check: Callable[[Any], bool] | None = None
+    held = head == "players" and len(rest) == 3 and rest[1] == "structures"
+    if not rest:
+        check = _TOP.get(head)
+    elif head == "attack" and len(rest) == 1:
+        check = _ATTACK.get(rest[0])
+    elif held:  # the Pals a structure holds
+        check = _ids
+    elif head in ("players", "cards"):
+        fields = _PLAYER if head == "players" else _CARD
+        check = _each(fields) if len(rest) == 1 else fields.get(rest[1]) if len(rest) == 2 else None
+    if check is None:
+        return None
+    if value is MISSING:
+        return held or (head == "cards" and len(rest) == 1)
+    return check(value)
+
+
 def _set_path(obj: Any, path: str, value: Any) -> bool:
     parts = path.split(".")
     for part in parts[:-1]:
@@ -179,21 +266,24 @@ def _marks(paths: list[str]) -> tuple[set[str], dict[str, set[str]], dict[str, s
 
 
 def _card(
-    cid: str, obs: dict[str, Any], rules: Rules, marks: dict[str, set[str]], attack: Any
+    cid: Any, obs: dict[str, Any], rules: Rules, marks: dict[str, set[str]], attack: Any
 ) -> CardBox:
-    cards = obs.get("cards") if isinstance(obs.get("cards"), dict) else {}
+    """A card of a zone list; `cid` may be any JSON value (an engine's list)."""
+    if not isinstance(cid, str):  # not an id: shown as the engine wrote it
+        return CardBox(id=_text(cid), marked={"card"})
+    cards = obs.get("cards")
     data = cards.get(cid) if isinstance(cards, dict) else None
     data = data if isinstance(data, dict) else {}
-    known = rules.state.cards.get(cid) if isinstance(cid, str) else None
+    known = rules.state.cards.get(cid)
     kws = [k.text or k.id for k in known.card.keywords] if known is not None else []
     att = attack if isinstance(attack, dict) else {}
     return CardBox(
-        id=_text(cid),
+        id=cid,
         power=_text(data.get("power")),
         strike=_text(data.get("strike")) if data.get("strike") else "",
         state=_text(data.get("state")),
         keywords=kws,
-        marked=set(marks.get(cid, set())) if isinstance(cid, str) else set(),
+        marked=set(marks.get(cid, set())),
         attacking=att.get("attacker") == cid,
         attacked=att.get("target") == cid,
     )
@@ -209,7 +299,7 @@ def board(heading: str, obs: dict[str, Any], rules: Rules, paths: list[str]) -> 
         if not isinstance(p, dict):
             p = {}
         zones: dict[str, list[CardBox]] = {}
-        more: dict[str, int] = {}
+        more: dict[str, int] = dict.fromkeys(ZONES, 0)
         for zone in ZONES:
             raw = p.get(zone)
             if zone == "structures" and isinstance(raw, dict):
@@ -226,15 +316,15 @@ def board(heading: str, obs: dict[str, Any], rules: Rules, paths: list[str]) -> 
             elif isinstance(raw, list):
                 zones[zone] = [_card(c, obs, rules, cmarks, attack) for c in raw[:MAX_CARDS]]
                 more[zone] = max(0, len(raw) - MAX_CARDS)
-            elif raw is not None:
-                zones[zone] = [CardBox(id=_text(raw))]
+            elif raw is not None:  # not a list: shown as the engine wrote it
+                zones[zone] = [CardBox(id=_text(raw), marked={"card"})]
         players.append(
             PlayerBox(
                 name=_text(name),
                 life=_text(p.get("life")),
                 energy=_text(p.get("energy")),
                 zones=zones,
-                marked=pmarks.get(name, set()),
+                marked=set(pmarks.get(name, set())),
                 more=more,
             )
         )
@@ -267,9 +357,15 @@ def board_pair(case: Case, result: Result) -> BoardPair | None:
     refused = reply is not None
     expected = rules.observe()
     observed = copy.deepcopy(expected)
-    paths, undrawn = [], []
+    paths, undrawn, broken = [], [], []
     for d in result.diffs:
-        if d.path.split(".")[0] in expected and _set_path(observed, d.path, d.observed):
+        shape = fits(d.path, d.observed)
+        if shape is False:  # the field is marked, the engine's value listed beside
+            paths.append(d.path)
+            broken.append(
+                f"{d.path}: expected {show_json(d.expected)}, observed {show_json(d.observed)}"
+            )
+        elif shape and _set_path(observed, d.path, d.observed):
             paths.append(d.path)
         else:
             undrawn.append(d.path)
@@ -293,6 +389,7 @@ def board_pair(case: Case, result: Result) -> BoardPair | None:
         expected=board("expected (the oracle)", expected, rules, paths),
         observed=board("observed (the engine)", observed, rules, paths),
         undrawn=undrawn,
+        broken=broken,
         refusal=_refusal(reply) if reply is not None else "",
         answer=_engine_answer(result) if reply is not None else "",
     )

@@ -111,13 +111,16 @@ def build(
     engines = _engine_runs(runs)
     versions = sorted({e.rules_version for e in engines}, key=natural_key)
     # The cases: the union over the runs (a later run's title wins for a case in several).
+    # Runs of other suite versions may put a case in other groups: it counts under each
+    # group any run names (the later run's first), so every run's groups have a cell.
     cases: dict[str, CaseView] = {}
     for e in engines:
         for r in e.results.values():
+            before = cases[r.id].groups if r.id in cases else ()
             cases[r.id] = CaseView(
                 id=r.id,
                 title=r.title,
-                groups=r.groups,
+                groups=tuple(dict.fromkeys(r.groups + before)),
                 clauses=r.clauses,
                 interpretations=r.interpretations,
                 rules=r.rules,
