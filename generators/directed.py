@@ -337,7 +337,7 @@ def bare(state: dict[str, Any], power: int = 0, *, assigned: bool = True) -> dic
     game before (session leaks)."""
 
     def card(c: dict[str, Any]) -> dict[str, Any]:
-        kept = {k: c[k] for k in ("id", "kind", "effect") if k in c}
+        kept: dict[str, Any] = {k: c[k] for k in ("id", "kind", "effect") if k in c}
         if c.get("kind") == "pal":
             kept["power"] = c["power"] + power
         if "assigned" in c and assigned:

@@ -363,6 +363,7 @@ def semantic_errors(
         after = exp.get("after", n_actions)
         refused = exp.get("refused")
         codes = refused if isinstance(refused, list) else [] if refused is None else [refused]
+        allowed: tuple[str, ...]
         if after - 1 in setup_steps:
             allowed, what = SETUP_ERRORS, f"step {after} is a setup step"
         elif after - 1 in wire_steps:

@@ -18,7 +18,6 @@ from palconf import paths
 from palconf.cases import memo
 from palconf.cases.checks import (
     NULL,
-    SETUP_ERRORS,
     locate,
     needed_keywords,
     schema,
@@ -29,6 +28,7 @@ from palconf.cases.errors import CaseError, CaseLoadError
 from palconf.cases.finding import case_files, find_case_files, is_case_folder
 from palconf.cases.messages import schema_errors
 from palconf.cases.reading import _parse, decode, foreign_value, read_bytes
+from palconf.cases.wire import SETUP_ERRORS
 from palconf.core.outcomes import BASE, PROTOCOL, groups_of
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
@@ -227,9 +227,10 @@ def _legal(data: dict[str, Any] | None) -> LegalExpectation | None:
 
 
 def _step(entry: dict[str, Any]) -> Step:
+    kind: Literal["setup", "send", "request"]
     for kind in ("setup", "send", "request"):
         if kind in entry:
-            return Step(kind, entry[kind])  # type: ignore[arg-type]
+            return Step(kind, entry[kind])
     return Step("act", entry["malformed"] if "malformed" in entry else entry)
 
 

@@ -209,8 +209,8 @@ def read_transcript(path: Path) -> Transcript:
                 f"{path}:{n}: a line needs `request` and `reply` (or `fault`; a line sent as "
                 f"it is has `line` for `request`); has {keys or 'nothing'}"
             )
-        line = obj.get("line")
-        if isinstance(line, str) and ("\n" in line or "\r" in line):
+        sent_line = obj.get("line")
+        if isinstance(sent_line, str) and ("\n" in sent_line or "\r" in sent_line):
             raise TranscriptError(f"{path}:{n}: `line` is one line: no line break in it")
         fault = obj.get("fault")
         out.entries.append(
@@ -218,7 +218,7 @@ def read_transcript(path: Path) -> Transcript:
                 obj.get("request"),
                 obj.get("reply"),
                 None if fault is None else str(fault),
-                line if isinstance(line, str) else None,
+                sent_line if isinstance(sent_line, str) else None,
             )
         )
     if not out.entries:

@@ -161,6 +161,7 @@ class _Play:
             diffs = compare(exp.observed, state, subset=True)
             if diffs:
                 raise CaseFailed(n, f"{_where(n)}: {len(diffs)} field(s) differ", diffs)
+        assert self.game is not None  # a state was observed: there is a game
         broken = observed_problems(state, self.game)
         if broken:
             raise CaseFailed(
