@@ -6,7 +6,9 @@ check found a problem); 2 the job did not run as asked (bad arguments, broken ca
 engine that does not start: a `UsageError`); 3 palconf itself failed (a bug in palconf, never
 a finding about the engine); 130 ^C; 143 SIGTERM. `main` is the one place where an error
 becomes an exit status: no command prints a Python traceback unless `--debug` (or
-`PALCONF_DEBUG=1`) asks for it.
+`PALCONF_DEBUG=1`) asks for it. Nor do the streams change a status (`_streams`): a
+character stdout's encoding lacks is escaped, a stderr closed or gone drops its messages, a
+closed stdout is 2.
 
 `entry` is the `palconf` console command (and `python -m palconf.cli`): `main` in a process
 that cleans up after its engines. Tests call `main` in-process, which does not.
@@ -15,12 +17,14 @@ that cleans up after its engines. Tests call `main` in-process, which does not.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import os
 import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +119,18 @@ def build_parser(
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    with _streams() as stdout_closed:
+        if stdout_closed:
+            print(f"palconf: {STDOUT_CLOSED}", file=sys.stderr)
+            return ExitCode.USAGE
+        return _main(argv)
+
+
+#: Why a command with its stdout closed (`>&-`) does not run: its output cannot be written.
+STDOUT_CLOSED = "stdout is closed (>&-): nothing can be written; use >/dev/null to discard it"
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -132,11 +148,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`palconf list | head`): nothing was judged
         _quiet_stdout()
         return ExitCode.BROKEN_PIPE
+    except OSError as e:
+        if _cwd_gone():  # not palconf's failure: the folder it was started in was deleted
+            print(f"palconf {args.command}: {CWD_GONE} ({e.strerror or e})", file=sys.stderr)
+            return ExitCode.USAGE
+        return _internal(e, args.command, debug)
     except Exception as e:  # palconf's own failure: never "the engine failed"
-        if debug:
-            traceback.print_exc()
-        print(internal_error(e, args.command, debug), file=sys.stderr)
-        return ExitCode.INTERNAL
+        return _internal(e, args.command, debug)
+
+
+#: Why a command fails when the folder it was started in has been deleted since.
+CWD_GONE = "the current folder no longer exists (deleted after the shell entered it); cd to one"
+
+
+def _cwd_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _internal(error: Exception, command: str, debug: bool) -> int:
+    if debug:
+        traceback.print_exception(error)
+    print(internal_error(error, command, debug), file=sys.stderr)
+    return ExitCode.INTERNAL
 
 
 def internal_error(error: BaseException, command: str, debug: bool) -> str:
@@ -167,6 +206,80 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+class _Diagnostics(io.RawIOBase):
+    """fd 2 for palconf's messages: once the reader is gone (EPIPE) or the fd is closed,
+    what is written is dropped, so that a lost message never changes the exit status."""
+
+    def __init__(self, fd: int | None) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        size = len(memoryview(data))
+        if self.fd is not None:
+            try:
+                os.write(self.fd, data)
+            except OSError:  # EPIPE, EBADF, EIO: the messages can no longer be shown
+                self.fd = None
+        return size
+
+
+def _devnull_at(fd: int) -> int | None:
+    """Puts /dev/null at `fd` when it is closed, so that no file palconf opens later (a
+    results file) lands there and gets the engines' stderr; `fd`, or None if it cannot."""
+    try:
+        os.fstat(fd)
+        return None  # open: not ours to change
+    except OSError:
+        pass
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        return fd
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def _streams() -> Iterator[bool]:
+    """The process's own stdout and stderr, as `main` needs them; yields whether stdout is
+    closed. A character the encoding lacks (`PYTHONIOENCODING=ascii`, a Windows console) is
+    written as its backslash escape rather than failing part-way; stderr (even closed, or a
+    pipe whose reader is gone) never fails. Streams that are not the process's own (a test's
+    capture) are left alone; the old ones are back when `main` returns."""
+    old_out, old_err = sys.stdout, sys.stderr
+    if old_out is not None and old_out is sys.__stdout__:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            old_out.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if old_err is None or old_err is sys.__stderr__:
+        encoding, fd = "utf-8", _devnull_at(2)
+        if old_err is not None:
+            with contextlib.suppress(OSError, ValueError):
+                old_err.flush()
+            encoding = old_err.encoding or "utf-8"
+            with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+                fd = old_err.fileno()
+        sys.stderr = io.TextIOWrapper(
+            io.BufferedWriter(_Diagnostics(fd)),
+            encoding=encoding,
+            errors="backslashreplace",
+            line_buffering=True,
+            write_through=True,
+        )
+    try:
+        yield old_out is None
+    finally:
+        if sys.stderr is not old_err:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.flush()
+            sys.stderr = old_err
 
 
 class _Terminated(BaseException):
@@ -200,7 +313,8 @@ def entry() -> int:
     try:
         return main()
     except _Terminated:
-        print("palconf: terminated", file=sys.stderr)
+        with contextlib.suppress(OSError, ValueError):
+            print("palconf: terminated", file=sys.stderr)
         return ExitCode.TERMINATED
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one: let the cleanup end

@@ -40,6 +40,7 @@ from typing import Any
 import tomli
 import tomli_w
 
+from palconf.cases.depth import MAX_DEPTH, may_be_too_deep, scan_lines, too_deep
 from palconf.core import Outcome, Result
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import write_text_atomic
@@ -63,6 +64,15 @@ HEADER = """\
 
 class ExpectationsError(UsageError):
     """The expectations file cannot be used; the message names the file and the entry."""
+
+
+def _too_deep(where: str, text: str) -> ExpectationsError:
+    """As a case file nested too deeply (palconf/cases/depth.py): the file, its line."""
+    line = scan_lines(text).too_deep
+    at = f"{where}:{line}" if line is not None else where
+    return ExpectationsError(
+        f"{at}: nested too deeply (more than {MAX_DEPTH} levels of tables and lists)"
+    )
 
 
 def is_glob(pattern: str) -> bool:
@@ -173,6 +183,14 @@ class Expectations:
             data = tomli.loads(text)
         except tomli.TOMLDecodeError as e:
             raise ExpectationsError(f"{where}: TOML syntax: {e}") from None
+        except RecursionError:  # tomli's own bound (400 levels, a key of 1,000 parts)
+            raise _too_deep(where, text) from None
+        except ValueError:  # an integer literal of more than 4300 digits
+            raise ExpectationsError(
+                f"{where}: a number too long to read (more than 4300 digits)"
+            ) from None
+        if may_be_too_deep(text) and too_deep(data) is not None:
+            raise _too_deep(where, text)
         unknown = sorted(set(data) - {"cases"})
         if unknown:
             raise ExpectationsError(
