@@ -30,13 +30,22 @@ Sharing the example database across machines. It is a folder of files
   on `generators/hypofuzz_target.py`): Hypothesis's `RedisExampleDatabase`, `pip install
   palconf[redis]`; each campaign first replays the failures the others found.
 Only failing and shrunk examples are worth sharing: the database holds exactly those.
+
+A place named (`--database`, `PALCONF_HYPOTHESIS_DB`) is checked before any game: a URL's
+password never reaches a message (`masked`), and a place where nothing can be saved (a
+device, a file, a folder palconf cannot write, a URL of another scheme) is a
+`DatabaseError` saying why (issue 36: the campaign used to save nothing, silently).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import re
+import stat
+import urllib.parse
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -59,24 +68,101 @@ class DatabaseError(UsageError):
     """An example database that cannot be opened (no `redis` package, no server)."""
 
 
+def masked(spec: str) -> str:
+    """`spec` with a URL's password (`redis://user:PASSWORD@host`, `?password=…`) as `***`,
+    for messages; anything else as it is."""
+    parts = urllib.parse.urlsplit(spec)
+    if "://" not in spec or not parts.scheme:
+        return spec
+    head = f"{spec[: spec.index('://')]}://"
+    netloc, rest = parts.netloc, spec[len(head) + len(parts.netloc) :]
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user, colon, _ = userinfo.partition(":")
+        netloc = f"{user}:***@{host}" if colon else f"***@{host}"
+    rest = re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", rest)
+    return head + netloc + rest
+
+
+def _secrets(spec: str) -> list[str]:
+    parts = urllib.parse.urlsplit(spec)
+    found = [parts.password or "", *re.findall(r"(?i)[?&]password=([^&#]*)", spec)]
+    found += [urllib.parse.unquote(f) for f in found]
+    return sorted({f for f in found if f}, key=len, reverse=True)
+
+
+def _scrubbed(text: str, spec: str) -> str:
+    """`text` (a client's error) without `spec`'s password, raw or decoded."""
+    for secret in _secrets(spec):
+        text = text.replace(secret, "***")
+    return text
+
+
+_KINDS = (
+    (stat.S_ISREG, "a file"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    return next((words for test, words in _KINDS if test(mode)), "not a folder")
+
+
+def _folder_problem(spec: str) -> str | None:
+    """Why no example can be saved in the folder `spec` (made when missing), or None."""
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]+:/", spec):
+        return (
+            "a URL palconf does not know (a folder, or redis://HOST:PORT/N); it would be "
+            f"a folder `./{masked(spec).replace('//', '/')}`"
+        )
+    path = Path(spec).absolute()
+    for place in (path, *path.parents):
+        try:
+            mode = os.stat(place).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as e:
+            return f"cannot be used: {place}: {e.strerror or e}"
+        if not stat.S_ISDIR(mode):
+            if place == path:
+                return f"not a folder ({_kind(mode)}): nothing could be saved in it"
+            return f"cannot be made: {place} is not a folder ({_kind(mode)})"
+        if not os.access(str(place), os.W_OK | os.X_OK):
+            return f"cannot write in {place}: no example could be saved"
+        return None
+    return None
+
+
 def open_database(spec: str, what: str = "--database") -> ExampleDatabase:
-    """A folder, or `redis://HOST:PORT/N` (checked with a PING); `what` names the option or
-    variable the spec came from, for the error message."""
+    """A folder (made when missing), or `redis://HOST:PORT/N` (checked with a PING); `what`
+    names the option or variable the spec came from, for the error message. A place where
+    nothing could be saved is a `DatabaseError`; a password is never shown."""
     if not spec.startswith(REDIS_SCHEMES):
+        problem = _folder_problem(spec)
+        if problem:
+            raise DatabaseError(
+                f"{what} {masked(spec)}: {problem}; name a folder palconf can write, or "
+                "redis://HOST:PORT/N"
+            )
         return DirectoryBasedExampleDatabase(spec)
     try:  # imported by name: an optional extra, not installed everywhere (mypy included)
         redis: Any = importlib.import_module("redis")
         extra: Any = importlib.import_module("hypothesis.extra.redis")
     except ImportError:
         raise DatabaseError(
-            f"{what} {spec}: a Redis database needs the `redis` package: "
+            f"{what} {masked(spec)}: a Redis database needs the `redis` package: "
             f"pip install 'palconf[redis]' (or: pip install redis)"
         ) from None
     try:
         client = redis.Redis.from_url(spec, socket_connect_timeout=5, socket_timeout=30)
         client.ping()
     except (redis.RedisError, ValueError) as e:
-        raise DatabaseError(f"{what} {spec}: cannot reach the Redis server: {e}") from None
+        raise DatabaseError(
+            f"{what} {masked(spec)}: cannot reach the Redis server: {_scrubbed(str(e), spec)}"
+        ) from None
     database: ExampleDatabase = extra.RedisExampleDatabase(client)
     return database
 
@@ -84,7 +170,10 @@ def open_database(spec: str, what: str = "--database") -> ExampleDatabase:
 def database(env: Mapping[str, str] | None = None) -> ExampleDatabase:
     """PALCONF_HYPOTHESIS_DB: a folder (default `.hypothesis/examples`) or a Redis URL."""
     env = os.environ if env is None else env
-    return open_database(env.get(DB_ENV) or DEFAULT_DB, what=DB_ENV)
+    spec = env.get(DB_ENV)
+    if not spec:  # the default, not checked: a read-only checkout still runs its tests
+        return DirectoryBasedExampleDatabase(DEFAULT_DB)
+    return open_database(spec, what=DB_ENV)
 
 
 def register_profiles(env: Mapping[str, str] | None = None) -> None:

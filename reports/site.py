@@ -19,9 +19,12 @@ runs' versions have it, never the checkout's.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import shlex
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,10 +116,17 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
     """Every results file (`*.jsonl`) in the folder, by name; ResultsError if there is none
     or one cannot be read (the message names the file and line). A transcript (`palconf
     explain --transcript`, `fuzz --transcript`: also JSON Lines) is no results file: it is
-    left out, and `warn` told."""
+    left out, and `warn` told; so is a `*.jsonl` that is no regular file (a folder, a FIFO,
+    a device, a broken link or a link to any of these)."""
     if not folder.is_dir():
         raise ResultsError(f"{folder}: not a folder of results files")
-    files = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file())
+    files = []
+    for p in sorted(q for q in folder.iterdir() if q.suffix == ".jsonl"):
+        why = _not_a_file(p)
+        if why is None:
+            files.append(p)
+        elif warn is not None:
+            warn(f"{p}: {why}, not a results file: left out")
     runs = []
     for p in files:
         try:
@@ -129,6 +139,32 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
     if not runs:
         raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
     return runs
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What `path` is when it is no regular file (a link followed), else None."""
+    link = path.is_symlink()
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"a broken symbolic link (to {os.readlink(path)!r})" if link else "gone"
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        return f"unreadable ({e.strerror or e})"
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((words for test, words in _KINDS if test(mode)), "no regular file")
+    return f"a link to {kind}" if link else kind
 
 
 def _is_transcript(path: Path) -> bool:

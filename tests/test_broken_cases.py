@@ -157,6 +157,61 @@ def link_loop(m: Making, kind: dict[str, Any]) -> None:
     os.symlink(p.name, p)
 
 
+def _link_out(m: Making, kind: dict[str, Any], target: str) -> None:
+    """A link planted in the cases folder that leads out of it (issue 36)."""
+    os.symlink(target, m.path(kind["file"]))
+
+
+def outside(m: Making) -> Path:
+    """A good case file and a folder of them beside the cases folder, not in it."""
+    out = m.root.parent / "outside"
+    (out / "brave").mkdir(parents=True, exist_ok=True)
+    for p in (out / "outside.toml", out / "brave" / "outside-brave.toml"):
+        p.write_text(good_text(p.stem, "files"), encoding="utf-8")
+    return out
+
+
+def link_to_root(m: Making, kind: dict[str, Any]) -> None:
+    _link_out(m, kind, "/")
+
+
+def link_to_root_named_toml(m: Making, kind: dict[str, Any]) -> None:
+    _link_out(m, kind, "/")
+
+
+def link_to_etc_passwd(m: Making, kind: dict[str, Any]) -> None:
+    _link_out(m, kind, "/etc/passwd")
+
+
+def link_up_two(m: Making, kind: dict[str, Any]) -> None:
+    _link_out(m, kind, "../..")
+
+
+def link_to_outside_case(m: Making, kind: dict[str, Any]) -> None:
+    _link_out(m, kind, str(outside(m) / "outside.toml"))
+
+
+def link_to_outside_case_relative(m: Making, kind: dict[str, Any]) -> None:
+    outside(m)
+    _link_out(m, kind, "../../outside/outside.toml")
+
+
+def link_to_outside_folder(m: Making, kind: dict[str, Any]) -> None:
+    _link_out(m, kind, str(outside(m) / "brave"))
+
+
+def link_to_missing_outside(m: Making, kind: dict[str, Any]) -> None:
+    _link_out(m, kind, "/no-such-folder/gone.toml")
+
+
+def link_through_relay(m: Making, kind: dict[str, Any]) -> None:
+    """An inner link to a second one (not a case: no `.toml`) that leads out."""
+    relay = m.path("links/relay")
+    if not relay.is_symlink():
+        os.symlink(str(outside(m) / "outside.toml"), relay)
+    _link_out(m, kind, "relay")
+
+
 def folder_named_toml(m: Making, kind: dict[str, Any]) -> None:
     m.path(kind["file"]).mkdir()
 
@@ -237,6 +292,15 @@ RECIPES: dict[str, Callable[[Making, dict[str, Any]], None]] = {
         deep_assigned_chain,
         dangling_link,
         link_loop,
+        link_to_root,
+        link_to_root_named_toml,
+        link_to_etc_passwd,
+        link_up_two,
+        link_to_outside_case,
+        link_to_outside_case_relative,
+        link_to_outside_folder,
+        link_to_missing_outside,
+        link_through_relay,
         folder_named_toml,
         fifo,
         unreadable_file,

@@ -186,12 +186,14 @@ def test_a_setup_step_the_case_expects_refused_may_be_illegal(tmp_path: Path) ->
 
 
 def test_links_to_case_files_and_folders_are_followed_once(tmp_path: Path) -> None:
-    real = write(tmp_path / "elsewhere", GOOD)
+    """Links inside the cases folder are followed; one that leads out is not (issue 36)."""
     cases = tmp_path / "cases"
-    (cases / "brave").mkdir(parents=True)
-    os.symlink(real, cases / "brave" / "brave-sample.toml")
-    os.symlink(tmp_path / "elsewhere" / "brave", cases / "linked")  # a folder: its case
-    os.symlink(cases, cases / "brave" / "loop")  # a loop back to the top: read once
+    real = write(cases, GOOD, folder="kept")
+    (cases / "brave").mkdir()
+    os.symlink("../kept/brave-sample.toml", cases / "brave" / "brave-sample.toml")  # a file
+    os.symlink(cases / "kept", cases / "linked")  # a folder, by full path: read once
+    os.symlink("..", cases / "brave" / "loop")  # a loop back to the top: read once
+    os.symlink(cases, cases / "brave" / "top")  # the same, by full path
     with pytest.raises(CaseLoadError) as e:  # the same case twice: through both links
         load_cases(cases)
     assert [str(x) for x in e.value.errors] == [
@@ -199,7 +201,60 @@ def test_links_to_case_files_and_folders_are_followed_once(tmp_path: Path) -> No
         "(also in brave/brave-sample.toml)"
     ]
     os.remove(cases / "linked")
-    assert [c.path for c in load_cases(cases)] == ["brave/brave-sample.toml"]
+    os.remove(cases / "brave" / "brave-sample.toml")
+    assert [c.path for c in load_cases(cases)] == ["kept/brave-sample.toml"]
+    (tmp_path / "elsewhere").mkdir()
+    os.rename(real, tmp_path / "elsewhere" / "brave-sample.toml")
+    os.symlink("../../elsewhere/brave-sample.toml", cases / "brave" / "brave-sample.toml")
+    with pytest.raises(CaseLoadError) as e:
+        load_cases(cases)
+    assert [str(x) for x in e.value.errors] == [
+        "brave/brave-sample.toml: a link that leads out of the cases folder (to "
+        "'../../elsewhere/brave-sample.toml'): not followed; links may lead only to case "
+        "files and folders inside it"
+    ]
+
+
+@pytest.mark.parametrize(
+    "name, target",
+    [
+        ("root", "/"),  # at the top of the folder of folders: walked before
+        ("root.toml", "/"),
+        ("up", ".."),
+        ("elsewhere", "ELSEWHERE"),
+        ("elsewhere.toml", "ELSEWHERE"),
+        ("sibling", "../sibling"),
+    ],
+)
+def test_links_out_of_the_top_are_not_followed(tmp_path: Path, name: str, target: str) -> None:
+    """Issue 36: `cases/root -> /` read the whole disk (19 s, 21,347 problems)."""
+    cases = tmp_path / "cases"
+    write(cases, GOOD)
+    write(tmp_path / "elsewhere", GOOD.replace("brave-sample", "brave-elsewhere"))
+    write(tmp_path / "sibling", GOOD.replace("brave-sample", "brave-sibling"))
+    target = target.replace("ELSEWHERE", str(tmp_path / "elsewhere"))
+    os.symlink(target, cases / name)
+    files, errors = find_case_files(cases)
+    assert [p.name for p in files] == ["brave-sample.toml"]
+    if name.endswith(".toml") and not Path(target).is_dir() and target != "/":
+        return  # a file at the top is no case (its link is not followed either)
+    assert [str(x) for x in errors] == [
+        f"{name}: a link that leads out of the cases folder (to {target!r}): not followed; "
+        "links may lead only to case files and folders inside it"
+    ]
+    with pytest.raises(CaseLoadError) as e:
+        load_cases(cases)
+    assert [c.id for c in e.value.loaded] == ["brave-sample"]
+
+
+def test_a_cases_folder_named_by_a_link_is_read(tmp_path: Path) -> None:
+    """The folder itself may be a link (`--cases link`): links inside it are inside."""
+    write(tmp_path / "real", GOOD)
+    os.symlink(tmp_path / "real", tmp_path / "link")
+    os.symlink("brave", tmp_path / "real" / "again")  # inside: read once
+    assert [c.id for c in load_cases(tmp_path / "link")] == ["brave-sample"]
+    os.remove(tmp_path / "real" / "again")
+    assert [c.id for c in load_cases(tmp_path / "link" / "brave")] == ["brave-sample"]
 
 
 def test_one_case_folder_as_root_reports_what_it_cannot_read(tmp_path: Path) -> None:

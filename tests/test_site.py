@@ -6,6 +6,7 @@ history chart, the boards, the badges, and the escaping of what engines send."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -188,6 +189,44 @@ def test_a_transcript_in_the_results_folder_is_left_out_with_a_warning(
     err = capsys.readouterr().err
     assert "a-transcript.jsonl: a transcript, not a results file: left out" in err
     assert (tmp_path / "o" / "engines" / "eng.html").is_file()
+
+
+def test_jsonl_entries_that_are_no_files_are_left_out_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36: each was skipped without a word. A link to a results file is still read."""
+    folder = tmp_path / "results"
+    (folder / "a-folder.jsonl").mkdir(parents=True)
+    meta = {"engine": {"name": "eng", "version": "1"}, "rules_version": "1.00"}
+    result = {"id": "x", "keywords": ["taunt"], "clauses": [], "outcome": "pass"}
+    real = tmp_path / "elsewhere.jsonl"
+    real.write_text(meta_line(meta) + json.dumps(result) + "\n", "utf-8")
+    os.symlink(real, folder / "linked.jsonl")
+    os.mkfifo(folder / "fifo.jsonl")
+    os.mkfifo(tmp_path / "fifo")
+    os.symlink("gone.jsonl", folder / "dangling.jsonl")
+    os.symlink("loop.jsonl", folder / "loop.jsonl")
+    os.symlink(tmp_path, folder / "to-folder.jsonl")
+    os.symlink(tmp_path / "fifo", folder / "to-fifo.jsonl")
+    os.symlink("/dev/null", folder / "to-device.jsonl")
+    expected = {
+        "a-folder.jsonl": "a folder",
+        "fifo.jsonl": "a FIFO (named pipe)",
+        "dangling.jsonl": "a broken symbolic link (to 'gone.jsonl')",
+        "loop.jsonl": "a symbolic link loop",
+        "to-folder.jsonl": "a link to a folder",
+        "to-fifo.jsonl": "a link to a FIFO (named pipe)",
+        "to-device.jsonl": "a link to a character device",
+    }
+    assert cli(["site", str(folder), "--out", str(tmp_path / "o")]) == 0  # no FIFO waited on
+    err = capsys.readouterr().err
+    for name, what in expected.items():
+        assert f"{folder / name}: {what}, not a results file: left out" in err, (name, err)
+    assert "linked.jsonl" not in err and (tmp_path / "o" / "engines" / "eng.html").is_file()
+    os.remove(folder / "linked.jsonl")
+    assert cli(["site", str(folder), "--out", str(tmp_path / "o2")]) == 2  # none is left
+    out = capsys.readouterr().err
+    assert "no results files (*.jsonl) in it" in out and out.count("left out") == len(expected)
 
 
 FOLDED_IDS = ["a-b", "A-b", "a_b", "a b", "a--b", "a-b\u00e9", "a-b" + "x" * 100, "a-b" + "x" * 101]

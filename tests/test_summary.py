@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from palconf.cli import main as cli
 from palconf.core import Outcome, Result
 from palconf.core.causes import by_cause, shared_cause
-from palconf.core.results_file import meta_line, run_meta
+from palconf.core.results_file import ResultsError, meta_line, parse_lines, run_meta
 from palconf.registry import load as load_registry
 from palconf.running.summary import render_table, where_line, xpass_hint
 
@@ -98,3 +99,77 @@ def test_summary_of_passing_unfinished_and_unreadable_files(
     (tmp_path / "bad.jsonl").write_text("not json\n", encoding="utf-8")
     assert cli(["summary", str(tmp_path / "bad.jsonl")]) == 2
     assert "bad.jsonl:1: not JSON" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- meta lines (issue 36)
+
+BAD_META: list[tuple[str, Any, str]] = [  # (field, value, words); `engine.x` in the engine
+    ("cases", "lots", '`cases` must be a whole number from 0, not "lots"'),
+    ("cases", -5, "`cases` must be a whole number from 0, not -5"),
+    ("cases", True, "`cases` must be a whole number from 0, not true"),
+    ("cases", 2.5, "`cases` must be a whole number from 0, not 2.5"),
+    ("cases", None, "`cases` must be a whole number from 0, not null"),
+    ("cases", [3], "`cases` must be a whole number from 0, not [3]"),
+    ("format_version", 2, "`format_version` is 2: written by a newer palconf"),
+    ("format_version", 99, "`format_version` is 99: written by a newer palconf"),
+    ("format_version", 0, "`format_version` must be a whole number from 1, not 0"),
+    ("format_version", -1, "`format_version` must be a whole number from 1, not -1"),
+    ("format_version", "1", '`format_version` must be a whole number from 1, not "1"'),
+    ("format_version", 1.0, "`format_version` must be a whole number from 1, not 1.0"),
+    ("format_version", True, "`format_version` must be a whole number from 1, not true"),
+    ("format", "palconf-transcript", '`format` is "palconf-transcript": not a palconf results'),
+    ("format", 1, "`format` must be a string, not 1"),
+    ("protocol", "one", '`protocol` must be a whole number from 0, not "one"'),
+    ("rules_version", 1.0, "`rules_version` must be a string, not 1.0"),
+    ("date", 20260801, "`date` must be a string, not 20260801"),
+    ("label", ["a"], '`label` must be a string, not ["a"]'),
+    ("palconf", 0.1, "`palconf` must be a string, not 0.1"),
+    ("engine", "x", "`engine` must be an object"),
+    ("engine", [], "`engine` must be an object"),
+    ("engine.name", 42, "`engine.name` must be a string, not 42"),
+    ("engine.name", None, "`engine.name` must be a string, not null"),
+    ("engine.name", {"a": 1}, '`engine.name` must be a string, not {"a": 1}'),
+    ("engine.version", 1.2, "`engine.version` must be a string, not 1.2"),
+    ("engine.keywords", "taunt", '`engine.keywords` must be a list of strings, not "taunt"'),
+    ("engine.keywords", [1], "`engine.keywords` must be a list of strings, not [1]"),
+]
+
+
+def with_meta(path: Path, field: str, value: Any) -> Path:
+    write(path, RESULTS[:2])
+    first, *rest = path.read_text(encoding="utf-8").splitlines()
+    data = json.loads(first)
+    where, _, key = field.rpartition(".")
+    (data["meta"]["engine"] if where else data["meta"])[key] = value
+    path.write_text("\n".join([json.dumps(data), *rest]) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "field, value, words", BAD_META, ids=[f"{f}={v!r}" for f, v, _ in BAD_META]
+)
+def test_a_meta_line_of_wrong_values_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: Any, words: str
+) -> None:
+    """Before, each was read without a word (`cases: -5` made a run look finished)."""
+    path = with_meta(tmp_path / "eng.jsonl", field, value)
+    with pytest.raises(ResultsError) as e:
+        parse_lines(path.read_text(encoding="utf-8").splitlines(), "eng.jsonl")
+    assert str(e.value).startswith("eng.jsonl:1: the meta line's ") and words in str(e.value)
+    for command in (["summary"], ["report", "--out", str(tmp_path / "r")]):
+        capsys.readouterr()
+        assert cli([*command, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert f"eng.jsonl:1: the meta line's {words}" in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("cases", 0), ("format_version", 1), ("engine.keywords", []), ("label", "")],
+)
+def test_a_meta_line_of_right_values_is_read(tmp_path: Path, field: str, value: Any) -> None:
+    path = with_meta(tmp_path / "eng.jsonl", field, value)
+    assert len(parse_lines(path.read_text(encoding="utf-8").splitlines(), "x").results) == 2
+    older = ['{"meta": {"engine": {"name": "e"}}}', json.dumps(RESULTS[0].to_json())]
+    assert parse_lines(older, "x").meta == {"engine": {"name": "e"}}  # fields left out: read

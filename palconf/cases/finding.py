@@ -1,10 +1,11 @@
 """Finding the case files under a folder (every `*.toml` entry, links to folders followed
-once, folders that cannot be listed reported), without reading any of them: what
-`palconf --version` counts, and where `loader` starts."""
+once, folders that cannot be listed and links that lead out of the folder reported),
+without reading any of them: what `palconf --version` counts, and where `loader` starts."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from palconf.cases.errors import CaseError
@@ -24,12 +25,15 @@ def case_files(root: Path) -> list[Path]:
 
 def find_case_files(root: Path) -> tuple[list[Path], list[CaseError]]:
     """(every `*.toml` entry under `root` as `case_files` means it, an error for each folder
-    that cannot be listed). Links to folders are followed, each folder read once."""
+    that cannot be listed). Links to folders are followed, each folder read once; a link
+    that leads out of `root` (to `/`, to `../..`: a pull request can plant one) is never
+    followed, and where it would be a case file or a folder to read it is an error."""
     files: list[Path] = []
     errors: list[CaseError] = []
     top = is_case_folder(root)
     shown_from = root.parent if top else root
     seen: set[tuple[int, int]] = set()
+    inside = _inside_test(root)
     folders = [root]
     while folders:
         folder = folders.pop()
@@ -47,9 +51,14 @@ def find_case_files(root: Path) -> tuple[list[Path], list[CaseError]]:
         for entry in entries:
             p = Path(entry.path)
             hidden = entry.name.startswith(".")  # an editor's lock or backup: never a case id
-            if entry.name.endswith(".toml") and not hidden and (top or folder != root):
+            is_case = entry.name.endswith(".toml") and not hidden and (top or folder != root)
+            is_folder = not top and _is_dir(entry)
+            if (is_case or is_folder) and _is_link(entry) and not inside(p):
+                errors.append(CaseError(shown_path(p, shown_from), _leads_out(p)))
+                continue
+            if is_case:
                 files.append(p)
-            if not top and _is_dir(entry):
+            if is_folder:
                 folders.append(p)
     return sorted(files), errors
 
@@ -60,6 +69,38 @@ def shown_path(path: Path, root: Path) -> str:
     except ValueError:
         return str(path)
     return str(path) if rel == Path() else str(rel)
+
+
+def _inside_test(root: Path) -> Callable[[Path], bool]:
+    """Whether a path, every link on its way resolved, is `root` or under it."""
+    real_root = os.path.realpath(root)
+
+    def inside(path: Path) -> bool:
+        real = os.path.realpath(path)
+        try:
+            return os.path.commonpath([real, real_root]) == real_root
+        except ValueError:  # another drive (Windows)
+            return False
+
+    return inside
+
+
+def _leads_out(link: Path) -> str:
+    try:
+        target = os.readlink(link)
+    except OSError:
+        target = "?"
+    return (
+        f"a link that leads out of the cases folder (to {target!r}): not followed; "
+        "links may lead only to case files and folders inside it"
+    )
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

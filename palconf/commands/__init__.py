@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from palconf import paths
+from palconf.cases.errors import CaseError
 from palconf.cases.loader import Case, CaseLoadError, load_cases
 from palconf.core.errors import UsageError
 from palconf.registry import Registry
@@ -95,6 +96,16 @@ def excluded(case: Case, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
 
 
+class BrokenCaseFiles(UsageError):
+    """Case files that do not load (exit 2): the message lists them; `errors` are they, for
+    a command that prints them otherwise (`lint --json`)."""
+
+    def __init__(self, errors: list[CaseError]) -> None:
+        problems = "".join(f"\n  {err}" for err in errors)
+        super().__init__(f"{len(errors)} problem(s) in the case files:{problems}")
+        self.errors = errors
+
+
 def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
     """The cases the options select; a `UsageError` saying why when there are none or the
     files cannot be loaded."""
@@ -107,8 +118,7 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
     try:
         cases = load_cases(folder, registry)
     except CaseLoadError as e:
-        problems = "".join(f"\n  {err}" for err in e.errors)
-        raise UsageError(f"{len(e.errors)} problem(s) in the case files:{problems}") from None
+        raise BrokenCaseFiles(e.errors) from None
     if not cases:
         raise UsageError(f"no case in {folder}")
     everything = cases

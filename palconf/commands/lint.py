@@ -7,8 +7,10 @@ import json
 
 from palconf import paths
 from palconf.authoring.lint import lint_cases
+from palconf.cases.errors import CaseError
 from palconf.cases.standing import standing
 from palconf.commands import (
+    BrokenCaseFiles,
     add_case_options,
     add_rules_option,
     add_strict_option,
@@ -29,7 +31,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         '{"rules_version": V, "cases": N, "problems": [{"file", "line" (a number or '
         'null), "message"}], "stale": [{"case", "path", "status", "reason", "stale", '
         '"orphaned", "unblessed", "unreviewed"}]} (the cases of V\'s suite that do not hold '
-        "for it; clause ids), keys and lists sorted; the exit status is the same. With "
+        "for it; clause ids), keys and lists sorted; the exit status is the same. Case "
+        'files that do not load: {"rules_version": V, "load_errors": [{"file", "line", '
+        '"column", "field" (each a number, a string or null), "message"}]}, exit 2. With '
         "--rules V, the cases are judged as cases of V, on V's oracle (default: current).",
     )
     add_case_options(p)
@@ -43,8 +47,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
-    cases = select_cases(args, registry)
     version = chosen_rules(registry, args.rules)
+    try:
+        cases = select_cases(args, registry)
+    except BrokenCaseFiles as e:
+        if not args.json:
+            raise
+        broken = {"rules_version": version, "load_errors": _load_errors(e.errors)}
+        print(json.dumps(broken, indent=2, sort_keys=True))
+        return int(e.exit_code)
     problems = lint_cases(cases, registry, args.cases or paths.CASES, version)
     every = (standing(c, registry, version) for c in cases)
     stale = [s for s in every if s.in_suite and s.state != "valid"]
@@ -82,3 +93,12 @@ def main(args: argparse.Namespace) -> int:
         f"do not hold for rules {version} as they stand"
     )
     return 1 if failed else 0
+
+
+def _load_errors(errors: list[CaseError]) -> list[dict[str, object]]:
+    """Each error's parts, in file and line order (printed as ASCII JSON: no raw control or
+    bidi character reaches the terminal)."""
+    return [
+        {"file": e.file, "line": e.line, "column": e.column, "field": e.field, "message": e.message}
+        for e in sorted(errors, key=lambda e: (e.file, e.line or 0, e.message))
+    ]

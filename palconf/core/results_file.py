@@ -236,8 +236,9 @@ def parse_lines(lines: Iterable[str], path: str, *, mixed_ok: bool = False) -> R
             m = obj[META_KEY]
             if not isinstance(m, dict):
                 raise ResultsError(f"{path}:{n}: the meta line's `meta` must be an object")
-            if m.get("engine") is not None and not isinstance(m.get("engine"), dict):
-                raise ResultsError(f"{path}:{n}: the meta line's `engine` must be an object")
+            problem = _meta_problem(m)
+            if problem:
+                raise ResultsError(f"{path}:{n}: the meta line's {problem}")
             if meta is None:
                 if first_result and not mixed_ok:
                     raise ResultsError(
@@ -263,6 +264,52 @@ def parse_lines(lines: Iterable[str], path: str, *, mixed_ok: bool = False) -> R
             del by_id[result.id]  # keep the last one, in the position it was last written
         by_id[result.id] = result
     return ResultsFile(path, list(by_id.values()), meta, duplicates, n)
+
+
+_TEXT = ("format", "palconf", "rules_version", "date", "label")
+_ENGINE_TEXT = ("name", "version")
+
+
+def _meta_problem(meta: dict[str, Any]) -> str | None:
+    """Why a meta line cannot be this palconf's (a field of the wrong type, a count below
+    0, a format or format version it does not read), or None. Fields are checked where
+    present: a meta line that leaves one out is read as before."""
+
+    def shown(value: Any) -> str:
+        return terminal_safe(json_read.dumps_strict(value), 60)
+
+    for key in _TEXT:
+        if key in meta and not isinstance(meta[key], str):
+            return f"`{key}` must be a string, not {shown(meta[key])}"
+    if "format" in meta and meta["format"] != FORMAT:
+        return f"`format` is {shown(meta['format'])}: not a palconf results file ({FORMAT!r})"
+    version = meta.get("format_version", FORMAT_VERSION)
+    if not _count(version) or version < 1:
+        return f"`format_version` must be a whole number from 1, not {shown(version)}"
+    if version > FORMAT_VERSION:
+        return (
+            f"`format_version` is {version}: written by a newer palconf (this one reads "
+            f"version {FORMAT_VERSION}); upgrade palconf to read it"
+        )
+    for key in ("cases", "protocol"):
+        if key in meta and not _count(meta[key]):
+            return f"`{key}` must be a whole number from 0, not {shown(meta[key])}"
+    engine = meta.get("engine")
+    if engine is None:
+        return None
+    if not isinstance(engine, dict):
+        return "`engine` must be an object"
+    for key in _ENGINE_TEXT:
+        if key in engine and not isinstance(engine[key], str):
+            return f"`engine.{key}` must be a string, not {shown(engine[key])}"
+    words = engine.get("keywords", [])
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        return f"`engine.keywords` must be a list of strings, not {shown(words)}"
+    return None
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _json_problem(e: ValueError) -> str:
