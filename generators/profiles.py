@@ -53,6 +53,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import InvalidArgument
 
 from palconf.core.errors import UsageError
+from palconf.core.safe_write import file_kind
 
 PROFILES = ("ci", "dev", "fuzz")
 DB_ENV = "PALCONF_HYPOTHESIS_DB"
@@ -98,19 +99,6 @@ def _scrubbed(text: str, spec: str) -> str:
     return text
 
 
-_KINDS = (
-    (stat.S_ISREG, "a file"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _kind(mode: int) -> str:
-    return next((words for test, words in _KINDS if test(mode)), "not a folder")
-
-
 def _folder_problem(spec: str) -> str | None:
     """Why no example can be saved in the folder `spec` (made when missing), or None."""
     if re.match(r"[A-Za-z][A-Za-z0-9+.-]+:/", spec):
@@ -128,8 +116,8 @@ def _folder_problem(spec: str) -> str | None:
             return f"cannot be used: {place}: {e.strerror or e}"
         if not stat.S_ISDIR(mode):
             if place == path:
-                return f"not a folder ({_kind(mode)}): nothing could be saved in it"
-            return f"cannot be made: {place} is not a folder ({_kind(mode)})"
+                return f"not a folder ({file_kind(mode)}): nothing could be saved in it"
+            return f"cannot be made: {place} is not a folder ({file_kind(mode)})"
         if not os.access(str(place), os.W_OK | os.X_OK):
             return f"cannot write in {place}: no example could be saved"
         return None

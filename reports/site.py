@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from palconf.core import Result
 from palconf.core.causes import by_cause, shared_cause
 from palconf.core.results_file import ResultsError, ResultsFile, read_results
+from palconf.core.safe_write import file_kind
 
 from .badges import badges
 from .build import build, clause_texts
@@ -141,15 +142,6 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
     return runs
 
 
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
 def _not_a_file(path: Path) -> str | None:
     """What `path` is when it is no regular file (a link followed), else None."""
     link = path.is_symlink()
@@ -163,7 +155,7 @@ def _not_a_file(path: Path) -> str | None:
         return f"unreadable ({e.strerror or e})"
     if stat.S_ISREG(mode):
         return None
-    kind = next((words for test, words in _KINDS if test(mode)), "no regular file")
+    kind = file_kind(mode)
     return f"a link to {kind}" if link else kind
 
 

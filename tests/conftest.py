@@ -5,7 +5,11 @@ HYPOTHESIS_PROFILE to choose (`fuzz` for long runs). The `slow` marker is regist
 """
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from palconf.generators.profiles import load_profile
 
@@ -35,3 +39,16 @@ def pytest_configure(config):  # type: ignore[no-untyped-def]
 
 def pytest_report_header(config):  # type: ignore[no-untyped-def]
     return f"hypothesis profile: {HYPOTHESIS_PROFILE}"
+
+
+@pytest.fixture
+def making(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A cases folder to fill with broken case files (tests.test_broken_cases.Making), its
+    links, modes and FIFOs undone afterwards: for test_broken_cases and test_broken_cases_json."""
+    from tests.test_broken_cases import Making
+
+    m = Making(tmp_path / "cases", monkeypatch)
+    m.root.mkdir()
+    yield m
+    for undo in reversed(m.cleanups):
+        undo()

@@ -323,15 +323,6 @@ def make(m: Making, name: str) -> None:
         shutil.copyfile(CORPUS / kind["file"], m.path(kind["file"]))
 
 
-@pytest.fixture
-def making(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Making]:
-    m = Making(tmp_path / "cases", monkeypatch)
-    m.root.mkdir()
-    yield m
-    for undo in reversed(m.cleanups):
-        undo()
-
-
 # ---------------------------------------------------------------- running the CLI
 
 

@@ -6,8 +6,6 @@ at once; before, it printed no JSON at all."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,15 +13,6 @@ import pytest
 from palconf.cli import main
 from palconf.core.text import terminal_safe
 from tests.test_broken_cases import KINDS, STATUS, Making, fifo_watchdog, make, neighbour
-
-
-@pytest.fixture
-def made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Making]:
-    m = Making(tmp_path / "cases", monkeypatch)
-    m.root.mkdir()
-    yield m
-    for undo in reversed(m.cleanups):
-        undo()
 
 
 def lint_json(m: Making, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
@@ -44,11 +33,11 @@ def text(row: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("name", sorted(KINDS))
 def test_each_kind_is_a_load_error_in_the_json(
-    name: str, made: Making, capsys: pytest.CaptureFixture[str]
+    name: str, making: Making, capsys: pytest.CaptureFixture[str]
 ) -> None:
     kind = KINDS[name]
-    make(made, name)
-    code, doc = lint_json(made, capsys)
+    make(making, name)
+    code, doc = lint_json(making, capsys)
     assert code == STATUS
     assert set(doc) == {"rules_version", "load_errors"}
     rows = doc["load_errors"]
@@ -59,11 +48,11 @@ def test_each_kind_is_a_load_error_in_the_json(
 
 
 def test_the_whole_corpus_is_one_json_document(
-    made: Making, capsys: pytest.CaptureFixture[str]
+    making: Making, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for name in KINDS:
-        make(made, name)
-    code, doc = lint_json(made, capsys)
+        make(making, name)
+    code, doc = lint_json(making, capsys)
     assert code == STATUS
     rows = doc["load_errors"]
     assert rows == sorted(rows, key=lambda r: (r["file"], r["line"] or 0, r["message"]))

@@ -211,11 +211,11 @@ def test_jsonl_entries_that_are_no_files_are_left_out_with_a_warning(
     os.symlink("/dev/null", folder / "to-device.jsonl")
     expected = {
         "a-folder.jsonl": "a folder",
-        "fifo.jsonl": "a FIFO (named pipe)",
+        "fifo.jsonl": "a FIFO",
         "dangling.jsonl": "a broken symbolic link (to 'gone.jsonl')",
         "loop.jsonl": "a symbolic link loop",
         "to-folder.jsonl": "a link to a folder",
-        "to-fifo.jsonl": "a link to a FIFO (named pipe)",
+        "to-fifo.jsonl": "a link to a FIFO",
         "to-device.jsonl": "a link to a character device",
     }
     assert cli(["site", str(folder), "--out", str(tmp_path / "o")]) == 0  # no FIFO waited on

@@ -41,6 +41,7 @@ __all__ = [
     "Stream",
     "UnsafeWrite",
     "ensure_folder",
+    "file_kind",
     "open_stream",
     "write_files",
     "write_text_atomic",
@@ -79,7 +80,11 @@ def _as_usage(path: Path) -> Iterator[None]:
         raise UnsafeWrite(f"cannot write {path}: {_why(e)}") from None
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, in words (`a folder`, `a FIFO` …): the one wording of
+    every message about a file that is not what palconf can use."""
+    if stat.S_ISREG(mode):
+        return "a file"
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISBLK(mode):
@@ -152,7 +157,7 @@ def _target(path: Path, inside: Path | None) -> tuple[Path, os.stat_result | Non
     special = stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)
     if not special or inside is not None:
         raise UnsafeWrite(
-            f"{path} is {_kind(st.st_mode)}; palconf writes only regular files"
+            f"{path} is {file_kind(st.st_mode)}; palconf writes only regular files"
             + ("" if inside is None else f" into {inside}")
             + ": remove it or choose another name"
         )
