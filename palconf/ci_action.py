@@ -37,8 +37,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from palconf.cli import internal_error
-from palconf.core.errors import ExitCode, UsageError
+from palconf.core.errors import ExitCode, UsageError, internal_error
 from palconf.core.safe_write import UnsafeWrite, ensure_folder, open_stream, write_text_atomic
 
 #: How palconf itself is run: the console entry, in a child process (it cleans up after the

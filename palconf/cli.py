@@ -25,11 +25,10 @@ import signal
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 from palconf import __version__
-from palconf.core.errors import ExitCode, UsageError
+from palconf.core.errors import ExitCode, UsageError, internal_error
 from palconf.core.text import terminal_safe
 
 #: The subcommands in the order `--help` lists them, each with its one-line help. Only the
@@ -176,26 +175,6 @@ def _internal(error: Exception, command: str, debug: bool) -> int:
         traceback.print_exception(error)
     print(internal_error(error, command, debug), file=sys.stderr)
     return ExitCode.INTERNAL
-
-
-def internal_error(error: BaseException, command: str, debug: bool) -> str:
-    """The one line (two without `--debug`) that palconf's own crash gets: what broke and
-    where, that it is palconf's bug and not a finding about the engine, and how to report."""
-    where = ""
-    tb = traceback.extract_tb(error.__traceback__)
-    if tb:
-        last = tb[-1]
-        where = f" at {Path(last.filename).name}:{last.lineno}"
-    line = (
-        f"palconf {command}: internal error (a bug in palconf, not a finding about the engine): "
-        f"{type(error).__name__}: {terminal_safe(error, 500)}{where}"
-    )
-    if not debug:
-        line += (
-            "\npalconf: please report it with the command line and `palconf --version` "
-            '(README, "Reporting a bug"); --debug or PALCONF_DEBUG=1 shows the traceback'
-        )
-    return line
 
 
 def _quiet_stdout() -> None:

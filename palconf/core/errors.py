@@ -11,7 +11,11 @@ failed" (docs/INTERPRETING.md, "Exit codes").
 
 from __future__ import annotations
 
+import traceback
 from enum import IntEnum
+from pathlib import Path
+
+from palconf.core.text import terminal_safe
 
 
 class ExitCode(IntEnum):
@@ -45,3 +49,23 @@ class UsageError(PalconfError):
     `ExitCode.USAGE` (2)."""
 
     exit_code = ExitCode.USAGE
+
+
+def internal_error(error: BaseException, command: str, debug: bool) -> str:
+    """The one line (two without `--debug`) that palconf's own crash gets: what broke and
+    where, that it is palconf's bug and not a finding about the engine, and how to report."""
+    where = ""
+    tb = traceback.extract_tb(error.__traceback__)
+    if tb:
+        last = tb[-1]
+        where = f" at {Path(last.filename).name}:{last.lineno}"
+    line = (
+        f"palconf {command}: internal error (a bug in palconf, not a finding about the engine): "
+        f"{type(error).__name__}: {terminal_safe(error, 500)}{where}"
+    )
+    if not debug:
+        line += (
+            "\npalconf: please report it with the command line and `palconf --version` "
+            '(README, "Reporting a bug"); --debug or PALCONF_DEBUG=1 shows the traceback'
+        )
+    return line

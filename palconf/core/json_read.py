@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "TooDeep", "dumps_strict", "loads", "read_text"]
+__all__ = ["MAX_DEPTH", "TooDeep", "dumps_strict", "loads", "not_json", "read_text"]
 
 #: The deepest nesting of arrays and objects palconf reads (its own files reach 12).
 MAX_DEPTH = 100
@@ -106,3 +106,33 @@ def dumps_strict(value: Any, **kwargs: Any) -> str:
     """What palconf sends or writes: strict JSON (a NaN or infinity is a ValueError, never
     written as the non-JSON `NaN`)."""
     return json.dumps(value, allow_nan=False, **kwargs)
+
+
+def not_json(value: Any) -> str | None:
+    """What keeps a Python value from being JSON as palconf reads it (None when it is):
+    `players.A.battle is a set`. The one check of values that reach palconf without a wire (an
+    in-process engine's replies): objects with string keys, lists, strings, booleans, None,
+    whole numbers and finite floats, nested at most `MAX_DEPTH` deep (a value that holds
+    itself is too deep)."""
+    todo: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while todo:
+        v, where, depth = todo.pop()
+        at = where or "the value"
+        if v is None or isinstance(v, (str, bool, int)):
+            continue
+        if isinstance(v, float):
+            if v != v or v in (float("inf"), float("-inf")):
+                return f"{at} is {v!r}, not a JSON number"
+            continue
+        if not isinstance(v, (dict, list)):
+            return f"{at} is a {type(v).__name__}, not a JSON value"
+        if depth >= MAX_DEPTH:
+            return f"{at} is nested deeper than {MAX_DEPTH} levels"
+        if isinstance(v, list):
+            todo += [(x, f"{where}[{i}]", depth + 1) for i, x in enumerate(v)]
+            continue
+        for k, x in v.items():
+            if not isinstance(k, str):
+                return f"{at} has the key {k!r}, a {type(k).__name__}, not a string"
+            todo.append((x, f"{where}.{k}" if where else k, depth + 1))
+    return None

@@ -34,7 +34,8 @@ from palconf.core import (
     Unsupported,
     send_line,
 )
-from palconf.core.errors import PalconfError
+from palconf.core.errors import PalconfError, UsageError
+from palconf.core.json_read import not_json
 from palconf.engines.options import make_engine
 
 if TYPE_CHECKING:
@@ -165,22 +166,34 @@ class InProcessEngine:
 
     def request(self, msg: dict[str, Any]) -> Any:
         try:
-            return self.inner.request(msg)
+            reply = self.inner.request(msg)
         except EngineFault:
             raise
         except Exception as e:
             raise self._crash(f"on `{msg.get('cmd')}`", e) from None
+        return self._json(reply, f"`{msg.get('cmd')}`")
+
+    @staticmethod
+    def _json(reply: Any, what: str) -> Any:
+        """A reply is what the wire could carry: a set, a tuple, an object of palconf's or a
+        NaN in it is the engine's protocol violation, named where it is, never a TypeError
+        of palconf's later on."""
+        problem = not_json(reply)
+        if problem is not None:
+            raise ProtocolViolation(f"the reply to {what} is not JSON: {problem}")
+        return reply
 
     def request_line(self, line: bytes, label: str) -> Any:
         """A wire step's line (P-errors): through the engine's own `request_line` where it
         has one (it speaks the wire), else as `palconf.core.send_line` gives it to an
         in-process engine (the value it holds, or a skip)."""
         try:
-            return send_line(self.inner, line, label)
+            reply = send_line(self.inner, line, label)
         except (EngineFault, Unsupported):
             raise
         except Exception as e:
             raise self._crash(f"on {label}", e) from None
+        return self._json(reply, label)
 
     def restart(self) -> None:
         self.close()
@@ -239,6 +252,14 @@ class EngineSlot:
         except RunStopped as e:
             self.stopped = EngineStopped(f"the engine is stopped: {e}")
             raise self.stopped from None
+        except UsageError as e:  # a restart found the command gone (not found, not runnable)
+            self.stopped = EngineStopped(f"the engine cannot be restarted: {e}")
+            raise self.stopped from None
+
+    def check(self) -> None:
+        """Start the engine now (before collection): `EngineStopped` if it does not."""
+        if self._supervisor is None:
+            self._supervisor = self._start()
 
     def _start(self) -> Supervisor:
         from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, Supervisor
@@ -247,11 +268,14 @@ class EngineSlot:
         try:
             engine = self.make()
             engine.start()
-        except EngineFault as e:
-            stderr = e.stderr or (engine.take_stderr() if engine is not None else "")
+        except (EngineFault, UsageError) as e:  # UsageError: the command cannot be run
+            stderr = getattr(e, "stderr", "") or (
+                engine.take_stderr() if engine is not None else ""
+            )
             if engine is not None:
                 engine.close()
-            self.stopped = EngineStopped(f"the engine did not start: {e.message}", stderr)
+            message = e.message if isinstance(e, EngineFault) else str(e)
+            self.stopped = EngineStopped(f"the engine did not start: {message}", stderr)
             raise self.stopped from None
         self.engine = engine
         limit = DEFAULT_MAX_RESTARTS if self.max_restarts is None else self.max_restarts
@@ -261,3 +285,4 @@ class EngineSlot:
         if self.engine is not None:
             self.engine.close()
             self.engine = None
+        self._supervisor = None

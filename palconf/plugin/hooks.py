@@ -8,9 +8,14 @@ given (so the engine options may sit in `addopts` and `--palconf` turn the cases
 importing it imports nothing heavy: the harness (jsonschema, the oracle …) is imported only
 once `--palconf` is given.
 
+- Before collection (palconf.plugin.contract): the cases are loaded and the engine started
+  once; what the user must fix is pytest's usage error (4), a bug in palconf its internal
+  error (3), with and without xdist.
 - Collection: a collector `palconf` hangs off the session beside the user's own tests, and
-  holds one item per case, named by its id (node id `palconf::<case id>`, stable across runs
-  for `--lf`), sorted by id (pytest-xdist checks that every worker collected the same list).
+  holds one item per case, named by its id (node id `<case file>::<case id>`, which pytest
+  takes back on its command line, stable across runs for `--lf`), sorted by id
+  (pytest-xdist checks that every worker collected the same list). A case file or folder
+  named on the command line is collected instead (`CaseFile`), with the same ids.
   Markers: one per group the case is in (`taunt`, `on_deploy` …: the keyword id with `-`
   as `_`; `protocol` for cases of the protocol rules, `base` for base-rule cases), and
   `palconf` on every case (`-m palconf` runs only the cases). Clause, rule and interpretation
@@ -34,6 +39,7 @@ palconf.plugin.engine's, the collector and the items palconf.plugin.items'.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,18 +54,22 @@ from palconf.engines.options import (
     restart_count,
     timeout_seconds,
 )
+from palconf.plugin.contract import check_before_collection, debugging, internal_error, named_paths
 from palconf.plugin.engine import EngineSlot, process_factory, python_factory
 from palconf.plugin.items import (
     ROOT_NAME,
+    CaseFile,
     CaseItem,
     CaseProblem,
     CaseSuite,
     PalconfWarning,
+    anchor,
     marker_name,
 )
 from palconf.plugin.settings import Settings
 
 if TYPE_CHECKING:  # the harness is imported lazily, inside the hooks
+    from palconf.cases.loader import Case
     from palconf.registry import Registry
     from palconf.running.expectations import Expectations
 
@@ -226,7 +236,7 @@ def _settings(config: pytest.Config) -> Settings:
     from palconf import paths
 
     option = config.getoption("palconf_cases")
-    root = Path(here, option) if option is not None else Path(paths.CASES)
+    root = Path(os.path.abspath(Path(here, option) if option is not None else paths.CASES))
     if not root.is_dir():
         if option is None:
             where = paths.where_from(root, "PALCONF_CASES")
@@ -267,6 +277,49 @@ class PalconfSession:
         self.rules_version = rules_version or registry.current
         self.slot = EngineSlot(settings.make_engine, settings.max_restarts)
         self.expectations: Expectations | None = None
+        self.unfit: dict[str, str] = {}
+        self._cases: list[Case] | None = None
+        self.named: list[Path] = []  # case files and folders named on the command line
+        self.internal: list[str] = []  # palconf's own failures (exit 3)
+        self.stopped = False  # the engine broke past the restart limit (exit 1)
+
+    def suite(self) -> list[Case]:
+        """The cases of the rules version's suite, sorted by id (loaded once per process);
+        `unfit` says which of them do not hold for the version as they stand."""
+        if self._cases is None:
+            from palconf.cases.loader import load_cases
+            from palconf.cases.standing import as_of, standing
+            from palconf.running.carried import carried_unfit
+
+            version, registry = self.rules_version, self.registry
+            cases, unfit = [], {}
+            loaded = load_cases(self.settings.cases_root, registry)
+            for case in sorted(loaded, key=lambda c: c.id):
+                s = standing(case, registry, version)
+                if s.in_suite:  # a case of other versions only is not collected
+                    cases.append(as_of(case, registry, version))
+                    if not s.runs:
+                        unfit[case.id] = f"not for rules {version} as it stands: {s.reason()}"
+            runs = [c for c in cases if c.id not in unfit]
+            for cid, why in carried_unfit(runs, registry, version).items():
+                unfit[cid] = f"not for rules {version} as it stands: {why}"
+            self.unfit, self._cases = unfit, cases
+        return self._cases
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.named = named_paths(self.config, self.settings.cases_root)
+        check_before_collection(self, self.config)
+
+    def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> CaseFile | None:
+        """A case file named on the command line, or inside a cases folder named there."""
+        root = self.settings.cases_root
+        if file_path.suffix != ".toml" or root not in file_path.parents:
+            return None
+        if not any(p == file_path or p in file_path.parents for p in self.named):
+            return None
+        nodeid = anchor(file_path, self.config.rootpath)
+        return CaseFile.from_parent(parent, path=file_path, nodeid=nodeid, palconf=self)
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         s = self.settings
@@ -280,7 +333,7 @@ class PalconfSession:
         self, collector: pytest.Collector
     ) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
         report = yield
-        if isinstance(collector, pytest.Session) and report.passed:
+        if isinstance(collector, pytest.Session) and report.passed and not self.named:
             report.result.append(
                 CaseSuite.from_parent(
                     collector,
@@ -308,6 +361,17 @@ class PalconfSession:
             and isinstance(excinfo.value, CaseProblem)
         ):
             report.longrepr = item.repr_failure(excinfo)
+            if excinfo.value.stopped:  # travels to xdist's controller: see sessionfinish
+                report.palconf_stopped = True  # type: ignore[attr-defined]
+        elif (
+            isinstance(item, CaseItem)
+            and report.failed
+            and excinfo is not None
+            and not isinstance(excinfo.value, (CaseProblem, pytest.fail.Exception))
+        ):  # palconf's own failure: one line, exit 3 (the traceback with PALCONF_DEBUG=1)
+            line = internal_error(excinfo.value)
+            report.longrepr = f"{report.longrepr}\n{line}" if debugging() else line
+            report.palconf_internal = line.splitlines()[0]  # type: ignore[attr-defined]
         if isinstance(item, CaseItem):  # travels with the report to xdist's controller
             report.palconf_classname = junit_classname(item.case.keywords)  # type: ignore[attr-defined]
         return report
@@ -317,6 +381,11 @@ class PalconfSession:
         """`--junitxml`: a case's classname as `palconf report`'s junit.xml has it
         (`palconf.taunt`, not `palconf`). Set once junitxml has opened the test case; its
         later phases keep it (junitxml restores the attributes set before)."""
+        internal = getattr(report, "palconf_internal", None)
+        if isinstance(internal, str):
+            self.internal.append(internal)
+        if getattr(report, "palconf_stopped", False) is True:
+            self.stopped = True
         name = getattr(report, "palconf_classname", None)
         if not isinstance(name, str):
             return
@@ -328,8 +397,22 @@ class PalconfSession:
         if xml is not None and report.when != "teardown":
             xml.node_reporter(report).attrs["classname"] = name
 
-    def pytest_sessionfinish(self) -> None:
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.slot.close()
+        if self.internal:  # a bug in palconf is never read as a finding about the engine
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        elif self.stopped and session.exitstatus == pytest.ExitCode.INTERRUPTED:
+            # the engine broke past the restart limit: a finding (1), as without xdist, not
+            # the interruption xdist makes of a worker's stop
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.internal:
+            terminalreporter.write_sep("=", "palconf: internal error", red=True)
+            terminalreporter.write_line(
+                f"{len(self.internal)} case(s) met a bug in palconf (exit 3), the first: "
+                f"{self.internal[0]}"
+            )
 
     def load_expectations(self) -> Expectations | None:
         if self.settings.expectations_path is None:

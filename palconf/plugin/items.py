@@ -25,9 +25,18 @@ if TYPE_CHECKING:
     from palconf.plugin.settings import Session
     from palconf.registry import Registry
 
-__all__ = ["CaseItem", "CaseProblem", "CaseSuite", "PalconfWarning", "marker_name"]
+__all__ = [
+    "CaseFile",
+    "CaseItem",
+    "CaseProblem",
+    "CaseSuite",
+    "PalconfWarning",
+    "anchor",
+    "load_problems",
+    "marker_name",
+]
 
-#: The node id of the collector that holds the cases (its items are `palconf::<case id>`).
+#: The name of the collector that holds the cases (its items are `<case file>::<case id>`).
 ROOT_NAME = "palconf"
 STDERR_LINES = 10
 LINE_LIMIT = 300
@@ -43,34 +52,36 @@ def marker_name(group: str) -> str:
     return group.replace("-", "_")
 
 
+def anchor(path: Path, rootpath: Path) -> str:
+    """A case file as the path part of its items' node ids: relative to pytest's root folder
+    when it is inside it (`cases/taunt/x.toml`), else absolute, so that the id printed
+    (`cases/taunt/x.toml::x`) can be given back to pytest (and `--lf` finds the file)."""
+    try:
+        rel = path.relative_to(rootpath)
+    except ValueError:
+        return path.as_posix()
+    return rel.as_posix()
+
+
+def load_problems(errors: list[Any], root: Path) -> str:
+    """Broken case files, as pytest's usage error shows them: the folder, then one line each
+    (file:line: field: what is wrong)."""
+    return f"palconf: {len(errors)} problem(s) in the case files of {root}:\n" + "\n".join(
+        f"  {terminal_safe(e)}" for e in errors
+    )
+
+
 class CaseSuite(pytest.Collector):
-    """The cases folder: one `CaseItem` per case, sorted by case id."""
+    """The cases folder: one `CaseItem` per case, sorted by case id, each with the node id
+    `<case file>::<case id>` (see `anchor`)."""
 
     def __init__(self, *, palconf: Session, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.palconf = palconf
-        #: case id → why it is not run for the session's rules version (skipped)
-        self.unfit: dict[str, str] = {}
 
     def collect(self) -> list[CaseItem]:
-        from palconf.cases.loader import load_cases
-        from palconf.cases.standing import as_of, standing
-        from palconf.running.carried import carried_unfit
-
         palconf = self.palconf
-        version = palconf.rules_version
-        cases = []
-        for case in sorted(
-            load_cases(palconf.settings.cases_root, palconf.registry), key=lambda c: c.id
-        ):
-            s = standing(case, palconf.registry, version)
-            if s.in_suite:  # a case of other versions only is not collected
-                cases.append(as_of(case, palconf.registry, version))
-                if not s.runs:
-                    self.unfit[case.id] = f"not for rules {version} as it stands: {s.reason()}"
-        runs = [c for c in cases if c.id not in self.unfit]
-        for cid, why in carried_unfit(runs, palconf.registry, version).items():
-            self.unfit[cid] = f"not for rules {version} as it stands: {why}"
+        cases = palconf.suite()
         expectations = palconf.load_expectations()
         # every xdist worker collects: warn once (in the first worker, or without xdist)
         if expectations is not None and os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
@@ -84,30 +95,49 @@ class CaseSuite(pytest.Collector):
                     filename=str(expectations.path),
                     lineno=_line_of(text, entry.pattern),
                 )
-        return [CaseItem.from_parent(self, name=case.id, case=case) for case in cases]
+        root, top = palconf.settings.cases_root, self.config.rootpath
+        return [
+            CaseItem.from_parent(
+                self, name=case.id, case=case, nodeid=f"{anchor(root / case.path, top)}::{case.id}"
+            )
+            for case in cases
+        ]
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         from palconf.cases.loader import CaseLoadError
         from palconf.core.errors import UsageError
 
         if isinstance(excinfo.value, CaseLoadError):
-            errors = excinfo.value.errors
-            return (
-                f"palconf: {len(errors)} problem(s) in the case files of "
-                f"{self.palconf.settings.cases_root}:\n"
-                + "\n".join(f"  {terminal_safe(e)}" for e in errors)
-            )
+            return load_problems(excinfo.value.errors, self.palconf.settings.cases_root)
         if isinstance(excinfo.value, UsageError):  # an expectations file, a results file …
             return f"palconf: {terminal_safe(excinfo.value, keep_newlines=True)}"
         return super().repr_failure(excinfo)
 
 
+class CaseFile(pytest.File):
+    """A case file named on the command line (`pytest cases/taunt/x.toml::x`, or a folder of
+    the cases): its case, with the same node id as in the whole suite."""
+
+    def __init__(self, *, palconf: Session, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.palconf = palconf
+
+    def collect(self) -> list[CaseItem]:
+        root = self.palconf.settings.cases_root
+        return [
+            CaseItem.from_parent(self, name=case.id, case=case)
+            for case in self.palconf.suite()
+            if root / case.path == self.path
+        ]
+
+
 class CaseProblem(Exception):
     """What a case's item raises when the case did not pass; its report is `report`."""
 
-    def __init__(self, report: str) -> None:
+    def __init__(self, report: str, *, stopped: bool = False) -> None:
         super().__init__(report)
         self.report = report
+        self.stopped = stopped  # the engine cannot run cases any more: pytest stops
 
 
 class CaseItem(pytest.Item):
@@ -128,19 +158,15 @@ class CaseItem(pytest.Item):
         if entry is not None:  # as `palconf run` does: not run at all
             why = terminal_safe(entry.describe() or f"listed as {entry.pattern!r}")
             self.add_marker(pytest.mark.skip(reason=f"skipped by the expectations file: {why}"))
-        unfit = self.suite.unfit.get(case.id)
+        unfit = self.palconf.unfit.get(case.id)
         if unfit is not None:  # of the version's suite, but it does not hold for it
             self.add_marker(pytest.mark.skip(reason=terminal_safe(unfit)))
 
     @property
-    def suite(self) -> CaseSuite:
-        suite = self.parent
-        assert isinstance(suite, CaseSuite)
-        return suite
-
-    @property
     def palconf(self) -> Session:
-        return self.suite.palconf
+        parent = self.parent
+        assert isinstance(parent, (CaseSuite, CaseFile))
+        return parent.palconf
 
     @property
     def path_of_case(self) -> Path:
@@ -155,7 +181,7 @@ class CaseItem(pytest.Item):
             result = palconf.slot.run(self.case)
         except EngineStopped as e:
             self.session.shouldfail = f"palconf: {terminal_safe(e.message)}"
-            raise CaseProblem(self._report_stopped(e)) from None
+            raise CaseProblem(self._report_stopped(e), stopped=True) from None
         self.result = result
         expectations = None if self.config.option.runxfail else palconf.load_expectations()
         if expectations is not None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from palconf.core import Engine
 
 if TYPE_CHECKING:
+    from palconf.cases.loader import Case
     from palconf.plugin.engine import EngineSlot
     from palconf.registry import Registry
     from palconf.running.expectations import Expectations
@@ -36,5 +37,8 @@ class Session(Protocol):
     registry: Registry
     rules_version: str  # the rules version whose suite is collected
     slot: EngineSlot
+    unfit: dict[str, str]  # case id → why it is not run for the rules version (skipped)
+
+    def suite(self) -> list[Case]: ...
 
     def load_expectations(self) -> Expectations | None: ...

@@ -7,7 +7,7 @@ run it): one test per case, `test_case[<case id>]`, each playing the case with
 is `pass` (a `fail`; an `error`, e.g. an exception inside the oracle, which the protocol
 answers as `internal`; or a `skip`: the engine no longer answers as the case demands). Node
 ids are plain parametrized ids, so mutmut can run just the cases that reach a mutated
-function (the pytest plugin's `palconf::<id>` items cannot be selected by node id).
+function.
 
 The engine is the oracle in-process (`oracle.Session`), seen the way the harness sees
 `palconf serve` through the adapter: every request and reply goes through a JSON round
