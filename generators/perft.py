@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 import tomli
 
-from palconf.core import Engine, ProtocolViolation, Unsupported, act, setup
+from palconf.core import Engine, ProtocolViolation, Unsupported, act, json_read, setup
 from palconf.core import legal as ask_legal
 from palconf.core.errors import PalconfError, UsageError
 from palconf.oracle import Rules, StateError
@@ -51,9 +51,10 @@ class Position:
 
 
 def load_position(path: Path) -> Position:
+    text = json_read.read_text(path, PositionError, "a perft position")  # (bounded, regular)
     try:
-        data = tomli.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as e:
+        data = tomli.loads(text)
+    except tomli.TOMLDecodeError as e:
         raise PositionError(f"{path}: cannot read: {e}") from None
     where = str(path)
     pid = data.get("id")

@@ -171,10 +171,15 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _count_regressed(baseline: Path, results: Path) -> int:
-    from palconf.core.results_file import read_results
+    from palconf.core.results_file import duplicates_warning, read_results
     from palconf.reports.compare import compare
 
-    return len(compare(read_results(baseline), read_results(results)).regressed)
+    old, new = read_results(baseline), read_results(results)
+    for run in (old, new):
+        warning = duplicates_warning(run)
+        if warning:
+            print(f"palconf ci: {warning}", file=sys.stderr)
+    return len(compare(old, new).regressed)
 
 
 def entry(argv: Sequence[str] | None = None) -> int:

@@ -60,6 +60,8 @@ def failure_text(r: Result) -> str:
         lines.append(
             f"{d.path}: expected {show_json(d.expected)}, observed {show_json(d.observed)}"
         )
+    if r.diffs_omitted:
+        lines.append(f"… and {r.diffs_omitted} more difference(s)")
     return clean("\n".join(lines))
 
 

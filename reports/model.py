@@ -196,17 +196,16 @@ class CaseView:
         for key, r in self.results.items():
             if r is None:
                 continue
-            entry: dict[str, Any] = {
-                "outcome": r.outcome,
-                "message": r.message,
-                "duration_ms": r.duration_ms,
-            }
+            entry: dict[str, Any] = dict(outcome=r.outcome, message=r.message)
+            entry["duration_ms"] = r.duration_ms
             if r.step is not None:
                 entry["step"] = r.step
             if r.diffs:  # a side that is missing is left out, as in a results file
                 entry["diffs"] = [d.to_json() for d in r.diffs]
-            if r.stderr:
-                entry["stderr"] = r.stderr
+            # differences found but not stored (palconf.core.outcomes.MAX_DIFFS), stderr
+            entry.update(
+                (k, v) for k, v in (("diffs_omitted", r.diffs_omitted), ("stderr", r.stderr)) if v
+            )
             out[key] = entry
         # "keywords": the groups the case is counted under (as before the protocol group)
         return {

@@ -92,12 +92,9 @@ def parse_mutants(
 
 
 def read_mutants(path: Path, clause_keyword: dict[str, str] | None = None) -> list[Mutant]:
+    text = json_read.read_text(path, ResultsError, "a mutants file")  # (bounded, regular)
     try:
-        data = json_read.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ResultsError(f"{path}: cannot read: {e}") from None
+        data = json_read.loads(text)
     except json.JSONDecodeError as e:
         raise ResultsError(f"{path}:{e.lineno}: not JSON: {e.msg}") from None
     except ValueError as e:  # json_read's own refusals: too deep, NaN, a key twice

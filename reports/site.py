@@ -32,7 +32,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from palconf.core import Result
 from palconf.core.causes import by_cause, shared_cause
-from palconf.core.results_file import ResultsError, ResultsFile, read_results
+from palconf.core.results_file import (
+    ResultsError,
+    ResultsFile,
+    duplicates_warning,
+    read_results,
+)
 from palconf.core.safe_write import file_kind
 
 from .badges import badges
@@ -137,6 +142,10 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
                 raise
             if warn is not None:
                 warn(f"{p}: a transcript, not a results file: left out")
+            continue
+        duplicated = duplicates_warning(runs[-1])
+        if duplicated and warn is not None:
+            warn(duplicated.removeprefix("warning: "))
     if not runs:
         raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
     return runs
@@ -162,8 +171,8 @@ def _not_a_file(path: Path) -> str | None:
 def _is_transcript(path: Path) -> bool:
     """The file's first line is a transcript's header (`palconf.explain.transcript`)."""
     try:
-        with path.open(encoding="utf-8") as f:
-            head = json.loads(f.readline())
+        with path.open("rb") as f:  # (a header line is short: read no more than 64 KiB)
+            head = json.loads(f.readline(65536))
     except (OSError, ValueError):
         return False
     return isinstance(head, dict) and set(head) == {"transcript"}

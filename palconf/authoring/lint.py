@@ -12,6 +12,7 @@ from typing import Any
 
 from palconf.cases.loader import Case, locate
 from palconf.cases.open_reasons import open_reasons
+from palconf.core import json_read
 from palconf.core.outcomes import BASE, PROTOCOL
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.oracle import Rules, StateError
@@ -114,7 +115,7 @@ def lint_cases(
         path = root / case.path
         if not path.exists():  # `root` is one case folder (cases/protocol): paths start above
             path = root.parent / case.path
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        text = _text_of(path)
 
         def problem(
             message: str, field: list[str | int] | None = None, case: Case = case, text: str = text
@@ -251,3 +252,12 @@ def pair_cases(cases: list[Case], registry: Registry) -> dict[str, list[str]]:
             if instances_in_setup(case, a) >= 2:
                 table[pair_key(a, a)].append(case.id)
     return table
+
+
+def _text_of(path: Path) -> str:
+    """A case file's text, to locate a field in ("" when it cannot be read: the one bounded
+    reader, palconf.core.json_read)."""
+    try:
+        return json_read.read_text(path, ValueError, "a case file")
+    except ValueError:
+        return ""

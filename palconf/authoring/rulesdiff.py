@@ -24,6 +24,8 @@ from typing import Any
 import tomli
 
 from palconf.cases.loader import Case
+from palconf.core import json_read
+from palconf.core.errors import UsageError
 from palconf.registry import Registry
 
 HEADING = re.compile(r"^(?P<heading>[^\n#]+)#\s*$")
@@ -142,11 +144,15 @@ def load_version(registry: Registry, ref: str, rules_root: Path | None = None) -
         raise FileNotFoundError(
             f"{ref!r} is neither a rules version ({', '.join(registry.versions)}) nor a file"
         )
-    text = path.read_text(encoding="utf-8")
+    text = json_read.read_text(path, UsageError, "a rules text")  # (bounded, regular)
     if path.suffix == ".toml":  # a clauses.toml of the project's format
         data = tomli.loads(text)
         src = path.parent / "section12.txt"
-        sections = parse_rules_text(src.read_text(encoding="utf-8")) if src.exists() else {}
+        sections = (
+            parse_rules_text(json_read.read_text(src, UsageError, "a rules text"))
+            if src.exists()
+            else {}
+        )
         return Version(str(data.get("version", path.parent.name)), dict(data["clauses"]), sections)
     base = {
         cid: c.text[registry.current]

@@ -19,6 +19,8 @@ from palconf.commands import (
     select_cases,
     split_by_standing,
 )
+from palconf.core import json_read
+from palconf.core.errors import UsageError
 from palconf.engines.options import Number, numbers_help
 from palconf.registry import Registry
 
@@ -32,7 +34,8 @@ def load_matrix(args: argparse.Namespace) -> dict[str, str]:
     path = (args.cases or paths.CASES) / MATRIX
     if not path.exists():
         return {}
-    return dict(tomli.loads(path.read_text(encoding="utf-8")).get("none", {}))
+    text = json_read.read_text(path, UsageError, "the interactions matrix")
+    return dict(tomli.loads(text).get("none", {}))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

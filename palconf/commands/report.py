@@ -22,7 +22,12 @@ from pathlib import Path
 from palconf.commands import registry_or_exit
 from palconf.core import terminal_json
 from palconf.core.errors import UsageError
-from palconf.core.results_file import ResultsError, ResultsFile, read_results
+from palconf.core.results_file import (
+    ResultsError,
+    ResultsFile,
+    duplicates_warning,
+    read_results,
+)
 from palconf.core.safe_write import UnsafeWrite, write_files
 from palconf.running.output import write_report
 
@@ -104,6 +109,10 @@ def main(args: argparse.Namespace) -> int:
 def compare_main(args: argparse.Namespace, old: ResultsFile, new: ResultsFile) -> int:
     from palconf.reports.compare import compare, render_markdown, render_text
 
+    for run in (old, new):
+        warning = duplicates_warning(run)
+        if warning:
+            print(f"palconf report: {warning}", file=sys.stderr)
     c = compare(old, new)
     if args.format == "json":
         print(terminal_json(c.to_json(), indent=2))

@@ -17,7 +17,8 @@ from palconf.authoring.rulesdiff import (
 )
 from palconf.cases.loader import Case, CaseLoadError, load_cases
 from palconf.commands import cases_help, registry_or_exit
-from palconf.core import terminal_json, terminal_safe
+from palconf.core import json_read, terminal_json, terminal_safe
+from palconf.core.errors import UsageError
 from palconf.core.safe_write import write_files, write_text_atomic
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
@@ -169,7 +170,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     write_files(
         folder,
         {
-            "section12.txt": args.file.read_text(encoding="utf-8"),
+            "section12.txt": json_read.read_text(args.file, UsageError, "a rules text"),
             "clauses.toml": header + tomli_w.dumps(data),
         },
     )

@@ -22,6 +22,7 @@ from palconf.authoring.rulesdiff import bless_text
 from palconf.cases.loader import Case
 from palconf.cases.standing import standing
 from palconf.commands import cases_help, chosen_rules, registry_or_exit, select_cases
+from palconf.core import json_read
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import write_text_atomic
 from palconf.registry import Registry, clause_hash
@@ -96,7 +97,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         for cid in changed:
             chosen[cid] = _table(registry, cid, version)
     path = clauses_file(registry, version)
-    text = path.read_text(encoding="utf-8")
+    text = json_read.read_text(path, UsageError, "a clauses file")
     if args.summary is not None and (len(chosen) != 1 or "removed" in chosen.values()):
         raise UsageError("--summary is for one changed clause at a time (not a merge)")
     for cid, table in chosen.items():
@@ -167,7 +168,10 @@ def cmd_bless(args: argparse.Namespace) -> int:
         last = versions[-1]
         hashes = {cid: clause_hash(registry.clauses[cid].text[last]) for cid in case.clauses}
         path = root / case.path
-        write_text_atomic(path, bless_text(path.read_text(encoding="utf-8"), versions, hashes))
+        write_text_atomic(
+            path,
+            bless_text(json_read.read_text(path, UsageError, "a clauses file"), versions, hashes),
+        )
         blessed += 1
     for case, why in refused:
         print(f"{case.path}: not blessed for rules {version}: {why}", file=sys.stderr)

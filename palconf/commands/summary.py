@@ -50,14 +50,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def main(args: argparse.Namespace) -> int:
     from palconf.core import terminal_safe
-    from palconf.core.results_file import ResultsError, read_results
+    from palconf.core.results_file import (
+        ResultsError,
+        duplicates_warning,
+        read_results,
+        summary_only,
+    )
     from palconf.running.terminal import Paint, use_color
 
     try:
-        runs = [read_results(path) for path in args.results]
+        # a stream, keeping of each result only what is printed: memory flat in the size
+        runs = [read_results(path, keep=summary_only) for path in args.results]
     except ResultsError as e:
         print(f"palconf summary: {terminal_safe(e, keep_newlines=True)}", file=sys.stderr)
         return 2
+    for run in runs:
+        warning = duplicates_warning(run)
+        if warning:
+            print(f"palconf summary: {warning}", file=sys.stderr)
     registry = registry_or_exit()
     paint = Paint(use_color(sys.stdout, args.color))
     bad = False

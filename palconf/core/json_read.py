@@ -12,6 +12,14 @@ pages' embedded data. Stdlib only.
 
 Every refusal is a `ValueError` (a `json.JSONDecodeError` where the decoder found it) whose
 message says what is wrong, so each reader keeps its own "file:line" or "reply" wording.
+
+It is also the one reader of the *files* palconf reads but did not write (results files,
+transcripts, mutants files, expectations files, `rules diff` / `rules import` texts): a
+regular file only (a FIFO, a device such as /dev/zero, a folder or a socket is refused
+without a read that could block or never end), opened without waiting (`O_NONBLOCK`).
+`read_text` reads a whole file of at most `MAX_FILE_BYTES` (a larger one is refused with its
+size before it is read); `read_lines` reads a results file, which may be large, as a stream:
+line by line, each line at most `MAX_LINE_BYTES`, so memory is bounded by one line.
 """
 
 from __future__ import annotations
@@ -20,14 +28,32 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "TooDeep", "dumps_strict", "loads", "not_json", "read_text"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_LINE_BYTES",
+    "TooDeep",
+    "dumps_strict",
+    "loads",
+    "not_json",
+    "read_lines",
+    "read_raw_lines",
+    "read_text",
+]
 
 #: The deepest nesting of arrays and objects palconf reads (its own files reach 12).
 MAX_DEPTH = 100
+#: The largest file `read_text` reads whole (64 MiB: an expectations file, a transcript, a
+#: mutants file or a rules text of the suite is some kilobytes to a few megabytes).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: The longest line of a results file `read_lines` reads (16 MiB: a result holds at most
+#: `palconf.core.outcomes.MAX_DIFFS` differences of at most `MAX_VALUE_CHARS` each, and a
+#: bounded stderr, so palconf's own lines are well under a megabyte).
+MAX_LINE_BYTES = 16 * 1024 * 1024
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
@@ -86,20 +112,134 @@ def loads(text: str | bytes, limit: int = MAX_DEPTH) -> Any:
     return value
 
 
-def read_text(path: Path, error: Callable[[str], Exception], what: str) -> str:
-    """The UTF-8 text of a file palconf reads but did not write (`what`: "a results file",
-    "a transcript"); `error(message)` when it is missing, not a regular file (a FIFO would
-    block the read), unreadable or not UTF-8."""
+def _mib(n: int) -> str:
+    return f"{n / (1024 * 1024):,.0f} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"
+
+
+def _open_regular(path: Path, error: Callable[[str], Exception], what: str) -> int:
+    """A descriptor of `path` open for reading, or `error(message)`: missing, a link loop,
+    not a regular file (refused before any read: a FIFO or device could block or never end),
+    unreadable. Never waits for a FIFO's writer."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise error(f"{path}: not a regular file, not {what}")
-        return path.read_text(encoding="utf-8")
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise error(f"{path}: {_kind(mode)}, not a regular file, not {what}")
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise error(f"{path}: no such file") from None
+    except OSError as e:
+        raise error(f"{path}: cannot read: {e.strerror or e}") from None
+    try:
+        mode = os.fstat(fd).st_mode  # (it may have been swapped since the stat)
+    except OSError as e:
+        os.close(fd)
+        raise error(f"{path}: cannot read: {e.strerror or e}") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise error(f"{path}: {_kind(mode)}, not a regular file, not {what}")
+    return fd
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
+
+
+def read_text(
+    path: Path,
+    error: Callable[[str], Exception],
+    what: str,
+    limit: int = MAX_FILE_BYTES,
+) -> str:
+    """The UTF-8 text of a file palconf reads but did not write (`what`: "a results file",
+    "a transcript"); `error(message)` when it is missing, not a regular file, larger than
+    `limit` bytes (refused by its size, before the read), unreadable or not UTF-8."""
+    fd = _open_regular(path, error, what)
+    try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise error(f"{path}: too large: {size:,} bytes ({what} is read up to {_mib(limit)})")
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = os.read(fd, min(limit + 1 - got, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:  # it grew since the fstat
+            raise error(f"{path}: too large: over {_mib(limit)}, not {what}")
+        return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError as e:
         raise error(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     except OSError as e:
         raise error(f"{path}: cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+
+
+def read_lines(
+    path: Path,
+    error: Callable[[str], Exception],
+    what: str,
+    limit: int = MAX_LINE_BYTES,
+) -> Iterator[str]:
+    """The lines of a file palconf reads but did not write, as a stream (without their
+    ends of line): memory is bounded by one line. The file is opened at once (so a missing
+    or special file is `error` here, not at the first line); then, while reading, a line
+    longer than `limit` bytes or not UTF-8 is `error("path:N: …")`."""
+    raw = read_raw_lines(path, error, what, limit)
+
+    def decoded() -> Iterator[str]:
+        for n, line in enumerate(raw, start=1):
+            try:
+                yield line.rstrip(b"\r\n").decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise error(
+                    f"{path}:{n}: not UTF-8 text ({e.reason} at byte {e.start} of the line)"
+                ) from None
+
+    return decoded()
+
+
+def read_raw_lines(
+    path: Path,
+    error: Callable[[str], Exception],
+    what: str,
+    limit: int = MAX_LINE_BYTES,
+) -> Iterator[bytes]:
+    """`read_lines`'s lines as bytes, each with its end of line (the last may lack one)."""
+    fd = _open_regular(path, error, what)
+    return _raw_lines(os.fdopen(fd, "rb"), path, error, limit)
+
+
+def _raw_lines(
+    f: Any, path: Path, error: Callable[[str], Exception], limit: int
+) -> Iterator[bytes]:
+    with f:
+        n = 0
+        while True:
+            try:
+                raw: bytes = f.readline(limit + 2)
+            except OSError as e:
+                raise error(f"{path}: cannot read: {e.strerror or e}") from None
+            if not raw:
+                return
+            n += 1
+            if len(raw.rstrip(b"\r\n")) > limit:
+                raise error(
+                    f"{path}:{n}: a line longer than {_mib(limit)}: not a line palconf "
+                    f"reads (a result palconf writes is far shorter)"
+                )
+            yield raw
 
 
 def dumps_strict(value: Any, **kwargs: Any) -> str:

@@ -4,6 +4,13 @@ A `Result` is what the runner decides, what a results file holds one line of, wh
 pytest plugin reports and what every report is built from. `Result.from_json` is the
 type-checking reader for results files (untrusted input): a wrong field is a `ValueError`
 naming it, never a traceback.
+
+What one result stores is bounded (docs/broken-input.md, section 16), however it was made
+(a run, or a results file of any palconf): at most `MAX_DIFFS` differences, each path and
+value at most `MAX_VALUE_CHARS` characters of JSON (a longer one is kept as a string: its
+first characters, then how long it was), and `diffs_omitted` counts the differences left
+out ("and K more differences"). The bounds are written in a results file's meta line
+(`bounds`), and every report shows at most them.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from palconf.core.compare import Diff
+from palconf.core.compare import MISSING, Diff, canonical
 
 #: The group of a case that cites no section-12 clause and no protocol rule.
 BASE = "base"
@@ -23,6 +30,54 @@ BASE = "base"
 #: `P-legal`), beside the keywords of the clauses it cites.
 PROTOCOL = "protocol"
 PROTOCOL_PREFIX = "P-"
+
+#: The most differences one result stores (the first ones, in the order found).
+MAX_DIFFS = 50
+#: The longest path, or value as JSON text, one stored difference keeps, in characters.
+MAX_VALUE_CHARS = 4000
+
+
+def bounds() -> dict[str, int]:
+    """The bounds on what one result stores, as a results file's meta line says them."""
+    return {"diffs": MAX_DIFFS, "value_chars": MAX_VALUE_CHARS}
+
+
+def _clipped_text(text: str) -> str:
+    """The first characters of `text` and its length, in a string whose own JSON text fits
+    in MAX_VALUE_CHARS (so clipping again keeps it as it is)."""
+    keep = MAX_VALUE_CHARS - 60
+    while True:
+        out = f"{text[:keep]}… (clipped: {len(text):,} characters in all)"
+        if len(canonical(out)) <= MAX_VALUE_CHARS:
+            return out
+        keep //= 2
+
+
+def _clipped(value: Any) -> Any:
+    """`value`, or, when its JSON text is longer than MAX_VALUE_CHARS, a string of its first
+    characters and its length."""
+    if value is MISSING or isinstance(value, (bool, int, float)) or value is None:
+        return value
+    if isinstance(value, str) and len(value) <= MAX_VALUE_CHARS // 6:
+        return value  # (an escape is at most 6 characters: its JSON text fits)
+    text = canonical(value)
+    return value if len(text) <= MAX_VALUE_CHARS else _clipped_text(text)
+
+
+def bounded_diffs(diffs: Iterable[Diff]) -> tuple[tuple[Diff, ...], int]:
+    """The differences a result stores (at most MAX_DIFFS, each clipped) and how many more
+    there were."""
+    kept: list[Diff] = []
+    more = 0
+    for d in diffs:
+        if len(kept) == MAX_DIFFS:
+            more += 1
+            continue
+        path = d.path if len(d.path) <= MAX_VALUE_CHARS else _clipped_text(d.path)
+        exp, obs = _clipped(d.expected), _clipped(d.observed)
+        same = path is d.path and exp is d.expected and obs is d.observed
+        kept.append(d if same else Diff(path, exp, obs))
+    return tuple(kept), more
 
 
 class Outcome(StrEnum):
@@ -105,6 +160,11 @@ class Result:
     actual: str = ""  # the engine's own outcome when it was turned into xfail / xpass
     expected: tuple[str, ...] = ()  # the outcomes the file lists for the case
     note: str = ""  # the listing's note and link
+    diffs_omitted: int = 0  # differences found but not stored (MAX_DIFFS): "and K more"
+
+    def __post_init__(self) -> None:
+        kept, more = bounded_diffs(self.diffs)
+        self.diffs, self.diffs_omitted = kept, self.diffs_omitted + more
 
     @property
     def groups(self) -> tuple[str, ...]:
@@ -135,7 +195,8 @@ class Result:
         return {
             k: list(v) if isinstance(v, tuple) else v
             for k, v in data.items()
-            if v not in ("", None, [], ()) or k in self._ALWAYS
+            if (v not in ("", None, [], ()) or k in self._ALWAYS)
+            and not (k == "diffs_omitted" and not v)
         }
 
     @classmethod
@@ -173,6 +234,13 @@ class Result:
         raw_diffs = obj.get("diffs") or []
         if not isinstance(raw_diffs, list):
             raise ValueError("`diffs` must be a list")
+        omitted = obj.get("diffs_omitted", 0)
+        if isinstance(omitted, bool) or not isinstance(omitted, int) or omitted < 0:
+            raise ValueError("`diffs_omitted` must be a whole number from 0")
+        if not all(isinstance(d, dict) for d in raw_diffs):
+            raise ValueError("each diff must be an object with a string `path`")
+        # a file of another palconf may hold more: only the first MAX_DIFFS are built
+        omitted += max(0, len(raw_diffs) - MAX_DIFFS)
         return cls(
             id=rid,
             outcome=outcome,
@@ -185,12 +253,13 @@ class Result:
             rules=_strings(obj, "rules"),
             title=_text(obj, "title"),
             step=step,
-            diffs=tuple(Diff.from_json(d) for d in raw_diffs),
+            diffs=tuple(Diff.from_json(d) for d in raw_diffs[:MAX_DIFFS]),
             stderr=_text(obj, "stderr"),
             engine=_text(obj, "engine"),
             actual=_text(obj, "actual"),
             expected=_strings(obj, "expected"),
             note=_text(obj, "note"),
+            diffs_omitted=omitted,
         )
 
 

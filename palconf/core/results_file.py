@@ -7,12 +7,19 @@ A results file holds one JSON object per case (`palconf.core.Result.to_json()`),
 
     {"meta": {"format": "palconf-results", "format_version": 1, "palconf": "0.1.0",
               "protocol": 1, "engine": {"name": "...", "version": "...", "keywords": [...]},
-              "rules_version": "1.00", "date": "2026-08-01T12:00:00Z", "cases": 259}}
+              "rules_version": "1.00", "date": "2026-08-01T12:00:00Z", "cases": 259,
+              "bounds": {"diffs": 50, "value_chars": 4000}}}
 
 `palconf run` writes it once the engine has said hello, before any result: `engine` is what
 `hello` answered, `date` when the run started, `cases` how many cases it selected (a file
-with fewer results is an unfinished run). A resumed run appends to the file and keeps its
-meta line.
+with fewer results is an unfinished run), `bounds` what one result stores at most
+(`palconf.core.outcomes.bounds`: differences, characters of a value; older files leave it
+out). A resumed run appends to the file and keeps its meta line.
+
+**Reading** is a stream (`json_read.read_lines`): a line at a time, each at most
+`json_read.MAX_LINE_BYTES`, so a large file costs the results it holds, not its size; a
+case recorded more than once keeps its last result (`duplicates`, `duplicate_lines`), and
+every reader warns of it in one wording (`duplicates_warning`).
 
 **Writing** (`ResultsWriter.open`): through the one safe writer (palconf.core.safe_write),
 under an exclusive lock held for the whole run (`flock`): a second run on the same file
@@ -40,7 +47,7 @@ import fcntl
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,7 +55,8 @@ from typing import Any
 
 from palconf.core import json_read
 from palconf.core.errors import UsageError
-from palconf.core.outcomes import Result
+from palconf.core.outcomes import Outcome, Result, bounds
+from palconf.core.results_meta import FORMAT, FORMAT_VERSION, meta_problem
 from palconf.core.safe_write import Stream, open_stream
 from palconf.core.text import terminal_safe, without_surrogates
 
@@ -60,6 +68,7 @@ __all__ = [
     "ResultsError",
     "ResultsFile",
     "ResultsWriter",
+    "duplicates_warning",
     "from_json_objects",
     "is_meta",
     "meta_line",
@@ -70,8 +79,6 @@ __all__ = [
 ]
 
 META_KEY = "meta"
-FORMAT = "palconf-results"
-FORMAT_VERSION = 1
 #: The rules version of a run whose meta line names none (older files, no meta line).
 UNKNOWN_RULES = "unknown"
 
@@ -106,6 +113,7 @@ def run_meta(
         "rules_version": rules_version,
         "date": date or utc_now(),
         "cases": cases,
+        "bounds": bounds(),
     }
 
 
@@ -153,6 +161,7 @@ class ResultsFile:
     meta: dict[str, Any] | None = None
     duplicates: list[str] = field(default_factory=list)  # case ids seen twice (last kept)
     lines: int = 0  # lines read (results and meta)
+    duplicate_lines: int = 0  # results replaced by a later one of the same case
 
     @property
     def engine_name(self) -> str:
@@ -214,11 +223,43 @@ class ResultsFile:
         return None
 
 
-def parse_lines(lines: Iterable[str], path: str, *, mixed_ok: bool = False) -> ResultsFile:
+def duplicates_warning(run: ResultsFile) -> str | None:
+    """The one warning of a file that records cases more than once (`report`, `summary`,
+    `site`, `run --resume`, the action), or None; each says it after its own name."""
+    if not run.duplicates:
+        return None
+    return (
+        f"warning: {terminal_safe(run.path, 300)}: {len(run.duplicates)} case(s) "
+        f"recorded more than once ({run.duplicate_lines:,} result line(s) replaced by a "
+        f"later one); the last result of each is used"
+    )
+
+
+def summary_only(r: Result) -> Result:
+    """What `summary` keeps of a result: what it prints (no differences, no stderr)."""
+    return Result(
+        r.id,
+        r.outcome,
+        r.keywords,
+        r.clauses,
+        rules=r.rules,
+        message=r.message if r.outcome == Outcome.SKIP else "",
+        engine=r.engine,
+    )
+
+
+def parse_lines(
+    lines: Iterable[str],
+    path: str,
+    *,
+    mixed_ok: bool = False,
+    keep: Callable[[Result], Result] | None = None,
+) -> ResultsFile:
     """Results and meta from the lines of a results file, by the one "whose results" rule
-    (the module). Blank lines are skipped."""
+    (the module). Blank lines are skipped. `keep`: what to keep of each result (all of it)."""
     by_id: dict[str, Result] = {}
-    duplicates: list[str] = []
+    duplicates: dict[str, None] = {}
+    replaced = 0
     meta: dict[str, Any] | None = None
     meta_at = 0
     first_result = 0
@@ -236,7 +277,7 @@ def parse_lines(lines: Iterable[str], path: str, *, mixed_ok: bool = False) -> R
             m = obj[META_KEY]
             if not isinstance(m, dict):
                 raise ResultsError(f"{path}:{n}: the meta line's `meta` must be an object")
-            problem = _meta_problem(m)
+            problem = meta_problem(m)
             if problem:
                 raise ResultsError(f"{path}:{n}: the meta line's {problem}")
             if meta is None:
@@ -259,57 +300,14 @@ def parse_lines(lines: Iterable[str], path: str, *, mixed_ok: bool = False) -> R
         except ValueError as e:
             raise ResultsError(f"{path}:{n}: {terminal_safe(e, 300)}") from None
         first_result = first_result or n
+        if keep is not None:
+            result = keep(result)
         if result.id in by_id:
-            duplicates.append(result.id)
+            duplicates[result.id] = None
+            replaced += 1
             del by_id[result.id]  # keep the last one, in the position it was last written
         by_id[result.id] = result
-    return ResultsFile(path, list(by_id.values()), meta, duplicates, n)
-
-
-_TEXT = ("format", "palconf", "rules_version", "date", "label")
-_ENGINE_TEXT = ("name", "version")
-
-
-def _meta_problem(meta: dict[str, Any]) -> str | None:
-    """Why a meta line cannot be this palconf's (a field of the wrong type, a count below
-    0, a format or format version it does not read), or None. Fields are checked where
-    present: a meta line that leaves one out is read as before."""
-
-    def shown(value: Any) -> str:
-        return terminal_safe(json_read.dumps_strict(value), 60)
-
-    for key in _TEXT:
-        if key in meta and not isinstance(meta[key], str):
-            return f"`{key}` must be a string, not {shown(meta[key])}"
-    if "format" in meta and meta["format"] != FORMAT:
-        return f"`format` is {shown(meta['format'])}: not a palconf results file ({FORMAT!r})"
-    version = meta.get("format_version", FORMAT_VERSION)
-    if not _count(version) or version < 1:
-        return f"`format_version` must be a whole number from 1, not {shown(version)}"
-    if version > FORMAT_VERSION:
-        return (
-            f"`format_version` is {version}: written by a newer palconf (this one reads "
-            f"version {FORMAT_VERSION}); upgrade palconf to read it"
-        )
-    for key in ("cases", "protocol"):
-        if key in meta and not _count(meta[key]):
-            return f"`{key}` must be a whole number from 0, not {shown(meta[key])}"
-    engine = meta.get("engine")
-    if engine is None:
-        return None
-    if not isinstance(engine, dict):
-        return "`engine` must be an object"
-    for key in _ENGINE_TEXT:
-        if key in engine and not isinstance(engine[key], str):
-            return f"`engine.{key}` must be a string, not {shown(engine[key])}"
-    words = engine.get("keywords", [])
-    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        return f"`engine.keywords` must be a list of strings, not {shown(words)}"
-    return None
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return ResultsFile(path, list(by_id.values()), meta, list(duplicates), n, replaced)
 
 
 def _json_problem(e: ValueError) -> str:
@@ -318,10 +316,13 @@ def _json_problem(e: ValueError) -> str:
     return str(e)
 
 
-def read_results(path: Path, *, mixed_ok: bool = False) -> ResultsFile:
-    """Read one results file; `ResultsError` if it is missing, malformed or mixed."""
-    text = json_read.read_text(path, ResultsError, "a results file")
-    return parse_lines(text.splitlines(), str(path), mixed_ok=mixed_ok)
+def read_results(
+    path: Path, *, mixed_ok: bool = False, keep: Callable[[Result], Result] | None = None
+) -> ResultsFile:
+    """Read one results file, as a stream; `ResultsError` if it is missing, not a regular
+    file, has a line over the bound, or is malformed or mixed."""
+    lines = json_read.read_lines(path, ResultsError, "a results file")
+    return parse_lines(lines, str(path), mixed_ok=mixed_ok, keep=keep)
 
 
 def from_json_objects(
@@ -391,27 +392,36 @@ def _lock(stream: Stream, path: Path) -> None:
 
 
 def _resume(path: Path, mixed_ok: bool) -> ResultsFile:
-    """What the file holds, for `--resume`. A last line without its end of line (the run was
-    killed while writing it) is cut off the file, so its case runs again."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ResultsError(f"{path}: cannot read: {e.strerror or e}") from None
-    cut = data.rfind(b"\n") + 1
-    if cut < len(data):
+    """What the file holds, for `--resume`, read as a stream. A last line without its end of
+    line (the run was killed while writing it) is cut off the file, so its case runs again."""
+    ends = {"complete": 0, "unfinished": 0}
+
+    def complete_lines() -> Iterator[str]:
+        for raw in json_read.read_raw_lines(path, ResultsError, "a results file"):
+            if not raw.endswith(b"\n"):
+                ends["unfinished"] = len(raw)
+                return
+            ends["complete"] += len(raw)
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                at = ends["complete"] - len(raw) + e.start
+                raise ResultsError(f"{path}: not UTF-8 text ({e.reason} at byte {at})") from None
+
+    found = parse_lines(complete_lines(), str(path), mixed_ok=mixed_ok)
+    warning = duplicates_warning(found)
+    if warning:
+        print(f"palconf run: {warning}", file=sys.stderr)
+    if ends["unfinished"]:
         try:
-            os.truncate(path, cut)
+            os.truncate(path, ends["complete"])
         except OSError as e:
             raise ResultsError(
                 f"{path}: cannot cut the unfinished last line off: {e.strerror or e}"
             ) from None
         print(
-            f"palconf: {path}: dropped an unfinished last line ({len(data) - cut} bytes); "
+            f"palconf: {path}: dropped an unfinished last line ({ends['unfinished']} bytes); "
             f"its case runs again",
             file=sys.stderr,
         )
-    try:
-        text = data[:cut].decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ResultsError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    return parse_lines(text.splitlines(), str(path), mixed_ok=mixed_ok)
+    return found

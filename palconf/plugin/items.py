@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from palconf.core import Outcome, Result, terminal_safe
+from palconf.core import Outcome, Result, json_read, terminal_safe
 from palconf.plugin.engine import EngineStopped
 
 if TYPE_CHECKING:
@@ -239,6 +239,8 @@ class CaseItem(pytest.Item):
         if r.diffs:
             lines.append("expected vs observed:")
             lines += [terminal_safe(f"  {d}") for d in r.diffs]
+            if r.diffs_omitted:
+                lines.append(f"  … and {r.diffs_omitted} more difference(s)")
         if r.expected:
             note = f" ({r.note})" if r.note else ""
             lines.append(
@@ -287,9 +289,11 @@ class CaseItem(pytest.Item):
 
 
 def _read_text(path: Path | None) -> str:
+    """The expectations file's text, to find a line in ("" when it cannot be read: the one
+    bounded reader, palconf.core.json_read)."""
     try:
-        return path.read_text(encoding="utf-8") if path is not None else ""
-    except (OSError, UnicodeDecodeError):
+        return json_read.read_text(path, ValueError, "a text file") if path is not None else ""
+    except ValueError:
         return ""
 
 

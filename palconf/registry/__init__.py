@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palconf import paths
+from palconf.core import json_read
 from palconf.core.outcomes import BASE, PROTOCOL
 from palconf.registry.files import (
     CHANGES,
@@ -200,7 +201,8 @@ class Registry:
 
     def rules_text(self, version: str | None = None, root: Path | None = None) -> str:
         v = self.versions[version or self.current]
-        return ((root or paths.RULES) / v["file"]).read_text(encoding="utf-8")
+        path = (root or paths.RULES) / v["file"]
+        return json_read.read_text(path, RegistryError, "a rules text")
 
 
 def _import_rules(ref: str, where: str, path: Path | None, base: type[Rules]) -> type[Rules]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import tomli
 
+from palconf.core import json_read
 from palconf.core.errors import UsageError
 
 __all__ = [
@@ -46,13 +47,12 @@ class Reader:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        text = json_read.read_text(  # (bounded, a regular file)
+            path, lambda m: RegistryError(f"cannot read the rules registry {m}"), "TOML"
+        )
         try:
-            self.data = tomli.loads(path.read_text(encoding="utf-8"))
-        except OSError as e:
-            raise RegistryError(
-                f"cannot read the rules registry {path}: {e.strerror or e}"
-            ) from None
-        except (UnicodeDecodeError, tomli.TOMLDecodeError) as e:
+            self.data = tomli.loads(text)
+        except tomli.TOMLDecodeError as e:
             raise RegistryError(f"the rules registry {path} is not valid TOML: {e}") from None
 
     def fail(self, where: str, what: str) -> RegistryError:

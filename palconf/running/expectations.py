@@ -41,7 +41,7 @@ import tomli
 import tomli_w
 
 from palconf.cases.depth import MAX_DEPTH, may_be_too_deep, scan_lines, too_deep
-from palconf.core import Outcome, Result
+from palconf.core import Outcome, Result, json_read
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import write_text_atomic
 
@@ -163,16 +163,11 @@ class Expectations:
     def load(cls, path: Path) -> Expectations:
         """Read a file; ExpectationsError (never a traceback) when it cannot be used (a
         device or FIFO, which a read could wait on for ever, is not an expectations file)."""
-        if path.exists() and not path.is_file():
-            raise ExpectationsError(f"{path}: not a regular file")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        if not path.exists() and not path.is_symlink():
             raise ExpectationsError(
                 f"{path}: no such file (add --update-expectations to create it from this run)"
-            ) from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ExpectationsError(f"{path}: cannot read: {e}") from None
+            )
+        text = json_read.read_text(path, ExpectationsError, "an expectations file")
         return cls.parse(text, str(path), path)
 
     @classmethod

@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING
 
 from palconf.core import EngineInfo, Result, terminal_safe
 from palconf.core.errors import UsageError
-from palconf.core.results_file import from_json_objects, read_results, run_meta
+from palconf.core.results_file import (
+    duplicates_warning,
+    from_json_objects,
+    read_results,
+    run_meta,
+)
 from palconf.core.safe_write import check_folder
 
 if TYPE_CHECKING:
@@ -67,13 +72,9 @@ def write_report(
     except UsageError as e:  # an input that cannot be read, an output that cannot be written
         return _fail(str(e))
     for run in runs:
-        if run.duplicates:
-            print(
-                f"palconf report: {terminal_safe(run.path)}: {len(run.duplicates)} case(s) "
-                f"recorded twice; "
-                f"the last result of each is used",
-                file=sys.stderr,
-            )
+        warning = duplicates_warning(run)
+        if warning:
+            print(f"palconf report: {warning}", file=sys.stderr)
     if not quiet:
         engines = terminal_safe(", ".join(e.label for e in report.engines))
         print(
