@@ -8,10 +8,13 @@ The fixtures are tests/harness_fixtures.py's (`pytest_plugins = ["tests.harness_
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
+import signal
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +85,37 @@ def gone(pid: int) -> bool:
     except FileNotFoundError:
         return True
     return "\nState:\tZ" in status
+
+
+def _ours(pid: int) -> bool:
+    """Alive, and a fake engine or one of its children (not a stranger that got the pid)."""
+    if gone(pid):
+        return False
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return b"fake.py" in cmdline or b"sleep(3600)" in cmdline
+
+
+def left_behind(pidfile: Path, wait: float = 2.0) -> list[str]:
+    """The processes of the pidfile still running `wait` seconds on (killed now, so that a
+    failing test leaves nothing either), as their pidfile lines."""
+    if not pidfile.exists():
+        return []
+    lines = pidfile.read_text().splitlines()
+    deadline = time.monotonic() + wait
+    while True:
+        alive = [line for line in lines if _ours(int(line.split()[0]))]
+        if not alive or time.monotonic() >= deadline:
+            break
+        time.sleep(0.02)
+    for line in alive:
+        try:
+            os.kill(int(line.split()[0]), signal.SIGKILL)
+        except OSError:
+            pass
+    return alive
 
 
 def script(tmp_path: Path, body: str, name: str = "engine.py", bye: bool = True) -> list[str]:

@@ -23,7 +23,7 @@ import pytest
 from palconf.cases.loader import Case
 from palconf.engines.process import STDERR_LIMIT
 
-from .harness import ENGINES, fingerprint, gone, read_results
+from .harness import ENGINES, fingerprint, gone, left_behind, read_results
 
 #: the fixtures all_cases, oracle_results and small
 pytest_plugins = ["tests.harness_fixtures"]
@@ -53,37 +53,6 @@ def fake_cmd(row: dict[str, Any], target: Case | None, tmp: Path) -> str:
     if target is not None and at not in UNARMED:
         argv += ["--on", fingerprint(target.setup)]
     return shlex.join(argv)
-
-
-def _ours(pid: int) -> bool:
-    """Alive, and a fake engine or one of its children (not a stranger that got the pid)."""
-    if gone(pid):
-        return False
-    try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-    return b"fake.py" in cmdline or b"sleep(3600)" in cmdline
-
-
-def left_behind(pidfile: Path, wait: float = 2.0) -> list[str]:
-    """The processes of the pidfile still running `wait` seconds on (killed now, so that a
-    failing test leaves nothing either), as their pidfile lines."""
-    if not pidfile.exists():
-        return []
-    lines = pidfile.read_text().splitlines()
-    deadline = time.monotonic() + wait
-    while True:
-        alive = [line for line in lines if _ours(int(line.split()[0]))]
-        if not alive or time.monotonic() >= deadline:
-            break
-        time.sleep(0.02)
-    for line in alive:
-        try:
-            os.kill(int(line.split()[0]), signal.SIGKILL)
-        except OSError:
-            pass
-    return alive
 
 
 #: Starts the command from a small process and writes the peak memory of it and of what it

@@ -35,7 +35,7 @@ from palconf.engines.options import (
     restart_count,
 )
 from palconf.registry import Registry
-from palconf.running.expectations import Expectations
+from palconf.running.expectations import Expectations, update_file
 from palconf.running.listeners import ProgressListener, ResultsFileListener
 from palconf.running.output import recorded_info, report_after_run
 from palconf.running.parallel import Workers
@@ -393,11 +393,12 @@ def _finish(
     if args.update_expectations:
         unfiltered = not args.case and not args.keyword
         selected = {c.id for c in cases}
-        new = expectations.updated(results, known_ids=selected if unfiltered else None)
-        new.write(args.expectations)  # an UnsafeWrite is a UsageError: exit 2
+        # locked, on the file as it is now (another run may have updated it meanwhile);
+        # an UnsafeWrite is a UsageError: exit 2
+        was, new = update_file(args.expectations, results, selected if unfiltered else None)
         print(
             f"palconf: wrote {args.expectations}: {len(new.entries)} entr"
-            f"{'y' if len(new.entries) == 1 else 'ies'} (was {len(expectations.entries)})"
+            f"{'y' if len(new.entries) == 1 else 'ies'} (was {len(was.entries)})"
         )
         mismatched = {r.id for r in results if not new.judge(r)}
     elif mismatched and args.expectations:

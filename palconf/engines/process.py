@@ -31,6 +31,7 @@ import os
 import select
 import shlex
 import subprocess
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -108,6 +109,8 @@ class ProcessEngine(BaseEngine):
         self._stderr: StderrBuffer | None = None
         self._buf = bytearray()
         self._last = "start"  # what the last reply answered, for messages
+        self._aborted = False  # `abort`: palconf is stopping, no start any more
+        self._kill_lock = threading.Lock()  # `abort` (another thread) against reaping
 
     # -- lifecycle
 
@@ -118,12 +121,10 @@ class ProcessEngine(BaseEngine):
         try:
             # A process group of its own, to kill the engine's children with it; not a new
             # session, which with scheduler autogroups would slow every round trip. On Linux
-            # the engine dies with palconf, even with a palconf killed by SIGKILL
-            # (`die_with_parent`: the death signal follows the thread that forks: the main
-            # thread, or a `palconf run -j` worker, which closes its engine before it ends,
-            # palconf.running.parallel). Being a preexec_fn, it costs the vfork
-            # fast path: about 2 ms more per start, next to the 150 ms or more an engine takes
-            # to answer `hello`.
+            # the engine dies with palconf, even one killed by SIGKILL (`die_with_parent`:
+            # the death signal follows the thread that forks: the main thread, or a worker
+            # that closes its engines before it ends, `outlives_its_engines`). A preexec_fn
+            # costs the vfork fast path: 2 ms more per start, next to an engine's `hello`.
             proc = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
@@ -150,7 +151,12 @@ class ProcessEngine(BaseEngine):
                 f"cannot start the engine ({self.command}): {e.strerror or e}"
             ) from None
         assert proc.stdin and proc.stdout and proc.stderr
-        self._proc = proc
+        with self._kill_lock:
+            self._proc = proc
+            aborted = self._aborted
+        if aborted:  # `abort` came before (or while the process was being started)
+            self._kill()
+            raise EngineCrash("palconf is stopping: the engine is not started again")
         self.starts += 1
         self.broken = False
         self._buf = bytearray()
@@ -202,6 +208,16 @@ class ProcessEngine(BaseEngine):
             except (EngineFault, OSError):
                 pass
         self._kill()
+
+    def abort(self) -> None:
+        """Kill the engine's tree where it stands, from another thread (^C or SIGTERM under
+        `palconf run -j`): the thread using it sees the exit at once, and closes it."""
+        with self._kill_lock:
+            self._aborted = True
+            self.broken = True
+            proc = self._proc
+            if proc is not None and proc.returncode is None:
+                kill_tree(proc.pid, walk=not exited(proc))
 
     def take_stderr(self) -> str:
         return self._stderr.take() if self._stderr else ""
@@ -409,12 +425,13 @@ class ProcessEngine(BaseEngine):
         proc = self._proc
         if proc is None:
             return
-        if proc.returncode is None:
-            kill_tree(proc.pid, walk=not self._exited(proc))
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end
-                pass
+        with self._kill_lock:  # (reaped under the lock: `abort` never signals a reused pid)
+            if proc.returncode is None:
+                kill_tree(proc.pid, walk=not self._exited(proc))
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot fail
+                    pass
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None

@@ -9,7 +9,8 @@ processes and cleanup").
 - `kill_tree(pid)`: SIGKILL a child process, its process group, and every descendant found by
   the parent links in /proc, whatever process group or session it moved to.
 - `die_with_parent()`: a `preexec_fn` asking the kernel to SIGKILL the engine when palconf
-  dies, even by SIGKILL (PR_SET_PDEATHSIG).
+  dies, even by SIGKILL (PR_SET_PDEATHSIG); `outlives_its_engines()` marks a worker thread
+  (`palconf run -j`, `palconf mutants -j`) whose engines may have it too.
 - `become_subreaper()` and `kill_adopted()`: the `palconf` command adopts the orphaned
   descendants of its engines (PR_SET_CHILD_SUBREAPER) and kills them when it exits.
 
@@ -38,6 +39,7 @@ __all__ = [
     "kill_adopted",
     "kill_tree",
     "open_pidfd",
+    "outlives_its_engines",
     "wait_exit",
 ]
 
@@ -197,17 +199,33 @@ def _ulong(value: int) -> Any:
     return ctypes.c_ulong(value)
 
 
+#: Per thread: set by `outlives_its_engines` in a thread that closes every engine it starts.
+_THREAD = threading.local()
+
+
+def outlives_its_engines() -> None:
+    """Say that the calling thread closes every engine it starts before it ends (a worker of
+    `palconf run -j`, palconf.running.parallel, or of `palconf mutants -j` with an engine
+    command), so that `die_with_parent` may arm the engines it starts: they then die with
+    palconf however palconf ends, as the main thread's do."""
+    _THREAD.outlives_its_engines = True
+
+
 def die_with_parent() -> Callable[[], None] | None:
     """A `preexec_fn` for an engine: the kernel SIGKILLs it when the thread that forked it
     exits (PR_SET_PDEATHSIG), which for palconf means when palconf dies, even by SIGKILL.
-    None (no preexec_fn) off Linux, and when called from a thread other than the main
-    thread: the death signal follows the forking *thread*, so an engine started from a
-    short-lived thread would be killed when that thread ends. palconf starts its engines
-    from main threads: `palconf run`, `smoke`, `fuzz`, `perft`, the pytest plugin, and the
-    workers of a parallel `palconf mutants` (palconf/mutants/sweep.py: a fork Pool, whose
-    workers call the engine from their own, only, main thread)."""
+    None (no preexec_fn) off Linux, and in a thread other than the main thread that has not
+    said `outlives_its_engines`: the death signal follows the forking *thread*, so an engine
+    started from a short-lived thread would be killed when that thread ends. palconf starts
+    its engines from main threads (`palconf run`, `smoke`, `fuzz`, `perft`, the pytest
+    plugin, the forked workers of `palconf mutants -j`) and from worker threads that close
+    them before they end (`palconf run -j`, `palconf mutants -j` with an engine command)."""
     prctl = _prctl()
-    if prctl is None or threading.current_thread() is not threading.main_thread():
+    if prctl is None:
+        return None
+    if threading.current_thread() is not threading.main_thread() and not getattr(
+        _THREAD, "outlives_its_engines", False
+    ):
         return None
     parent = os.getpid()
     args = (PR_SET_PDEATHSIG, _ulong(int(signal.SIGKILL)), _ulong(0), _ulong(0), _ulong(0))

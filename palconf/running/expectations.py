@@ -26,13 +26,20 @@ engine's say (its `keywords`, or an `unsupported` reply). Anything else keeps it
 and is a mismatch. `palconf run` exits 0 only when nothing mismatches.
 
 `updated` writes the file back from a run (`--update-expectations`), keeping notes, links
-and globs that still hold, and the entries of cases the run did not run.
+and globs that still hold, and the entries of cases the run did not run. `update_file` does
+it under an exclusive lock on the file (`flock`, as a results file is locked), on the file
+as it is then: two runs that update one file at once each keep the other's entries.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import fnmatch
-from collections.abc import Iterable
+import os
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -296,6 +303,78 @@ class Expectations:
     def write(self, path: Path) -> None:
         """Write the file in one step (a temporary file renamed over it)."""
         write_text_atomic(path, self.dumps(), follow=True)
+
+
+#: How long `update_file` waits for another run to release the file (its update takes
+#: milliseconds: reading the file, writing it).
+LOCK_WAIT = 60.0
+
+
+def update_file(
+    path: Path, results: Iterable[Result], known_ids: Iterable[str] | None = None
+) -> tuple[Expectations, Expectations]:
+    """`--update-expectations`: under an exclusive lock on the file, read it as it is now
+    (another run may have written it since this one read it), apply this run's results
+    (`updated`), and write it; (the file as read, the file written). A missing file is
+    created; a link is followed."""
+    path = path.resolve()
+    with _locked(path):
+        was = Expectations.load(path) if path.exists() else Expectations(path=path)
+        new = was.updated(results, known_ids)
+        new.write(path)
+    return was, new
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold `flock` on the file at `path`. A run that waited may hold the lock on a file
+    another run has since replaced (written as a new file renamed over it): then it locks
+    the new one. A file system without locks is written unlocked, as a results file is; so
+    is a file that cannot be opened (its write then says why, in the safe writer's words)."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError:
+            yield
+            return
+        try:
+            if not _take_lock(fd, path, deadline) or _same_file(fd, path):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # replaced while this run waited: lock the file there now
+    try:
+        yield
+    finally:
+        os.close(fd)  # (releases the lock)
+
+
+def _take_lock(fd: int, path: Path, deadline: float) -> bool:
+    """Wait for the lock; False where the file system has none."""
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError as e:
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return False
+        if time.monotonic() >= deadline:
+            raise ExpectationsError(
+                f"{path}: another process has held a lock on this expectations file for "
+                f"{LOCK_WAIT:g} s; wait for it to end, then run again"
+            )
+        time.sleep(0.01)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        now = os.stat(path)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
 
 
 def raw_outcome(result: Result) -> str:

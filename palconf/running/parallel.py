@@ -18,9 +18,17 @@ runs them). When a worker's engine breaks `max_restarts` times in a row the whol
 stops: the other workers end their current case, every result that came in is yielded (in
 order), then `RunStopped` is raised, as the `Supervisor` does.
 
+^C and SIGTERM (any exception that is not an `Exception`: `is_stop`) stop every worker at
+once: `interrupt` kills every engine where it stands (`abort`: no worker waits for its
+case's timeout), ends the workers, and returns every result that came in and was not yet
+yielded, past a case still running included; a case the kill cut short (its `error` or
+`timeout`) is not kept, for `--resume` to run it. The session calls it (`CaseRun`), wherever
+the signal lands.
+
 An engine started in a thread dies with that thread on Linux (the parent-death signal
 follows the thread that forks, `palconf.engines.processes.die_with_parent`); each worker
-closes its engine before it ends, and lives as long as its engine.
+says so (`outlives_its_engines`): it closes its engine before it ends, and lives as long as
+its engine, so the engine dies with palconf however palconf ends, SIGKILL included.
 """
 
 from __future__ import annotations
@@ -32,8 +40,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from palconf.cases.loader import Case
-from palconf.core import Engine, EngineInfo, Result
-from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor
+from palconf.core import Engine, EngineInfo, Outcome, Result
+from palconf.engines.processes import outlives_its_engines
+from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor, abort, is_stop
 
 __all__ = ["Workers", "in_order"]
 
@@ -45,7 +54,9 @@ def in_order(items: Sequence[T], jobs: int, work: Callable[[T], R]) -> Iterator[
     """`work` on each item, in `jobs` threads that each take the next item from one queue
     (`palconf mutants -j N` with an engine command: one mutant at a time per worker, each
     with its own engine process); the results in the items' order."""
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="palconf-worker") as pool:
+    with ThreadPoolExecutor(
+        max_workers=jobs, thread_name_prefix="palconf-worker", initializer=outlives_its_engines
+    ) as pool:
         yield from pool.map(work, items)
 
 
@@ -60,6 +71,7 @@ class _Worker(threading.Thread):
 
     def run(self) -> None:
         pool = self.pool
+        outlives_its_engines()  # the engine is closed below, before the thread ends
         try:
             try:
                 self.engine.start()
@@ -73,6 +85,8 @@ class _Worker(threading.Thread):
             try:
                 supervisor = Supervisor(self.engine, pool.max_restarts)
                 for r in supervisor.results(self.take()):
+                    if pool.aborted.is_set() and r.outcome in (Outcome.ERROR, Outcome.TIMEOUT):
+                        continue  # cut short by the kill (`abort`): left for --resume
                     pool.done.put(("result", self.current, r))
             except RunStopped as e:
                 pool.stop.set()
@@ -114,6 +128,8 @@ class Workers:
         self.done: queue.Queue[tuple[str, int, Any]] = queue.Queue()
         self.go = threading.Event()
         self.stop = threading.Event()
+        self.aborted = threading.Event()  # ^C or SIGTERM: every engine killed where it stands
+        self.pending: dict[int, Result] = {}  # results in, not yet yielded (by index)
         self.lock = threading.Lock()
         self.queue: Iterator[tuple[int, Case]] = iter(())
         self.failed: Engine | None = None  # the engine that did not start (its stderr)
@@ -128,19 +144,21 @@ class Workers:
     def start(self) -> EngineInfo:
         """Start every engine at once; the first fault (every engine closed again) is
         raised as the one engine's would be."""
+        faults = []
         try:
             for _ in range(self.jobs):
                 worker = _Worker(self, self.make_engine())
                 self.workers.append(worker)
                 worker.start()
-        except BaseException:
+            for _ in self.workers:
+                worker, fault = self.started.get()
+                if fault is not None:
+                    faults.append((worker, fault))
+        except BaseException as e:
+            if is_stop(e):
+                self.abort()
             self.close()
             raise
-        faults = []
-        for _ in self.workers:
-            worker, fault = self.started.get()
-            if fault is not None:
-                faults.append((worker, fault))
         if faults:
             self.failed = faults[0][0].engine
             self.close()
@@ -151,7 +169,7 @@ class Workers:
         """Every case on the started engines; the results in the order of `cases`."""
         self.queue = iter(list(enumerate(cases)))
         self.go.set()
-        pending: dict[int, Result] = {}
+        pending = self.pending
         next_index, running = 0, len(self.workers)
         stopped, crashed = "", None
         try:
@@ -174,6 +192,10 @@ class Workers:
                 yield pending.pop(index)
             if stopped:
                 raise RunStopped(stopped)
+        except BaseException as e:
+            if is_stop(e):  # ^C or SIGTERM while waiting: no worker waits for its case
+                self.abort()
+            raise
         finally:
             self.close()
 
@@ -183,3 +205,27 @@ class Workers:
         self.go.set()
         for worker in self.workers:
             worker.join()
+
+    def abort(self) -> None:
+        """Stop taking cases and kill every engine where it stands (from the main thread,
+        at ^C or SIGTERM); each worker then ends at once and closes its engine."""
+        self.aborted.set()  # first: the kill's own faults are not results
+        self.stop.set()
+        self.go.set()
+        for worker in self.workers:
+            abort(worker.engine)
+
+    def interrupt(self) -> list[Result]:
+        """^C or SIGTERM: every engine killed, every worker ended; the results that came in
+        and were not yielded, in the suite's order (each finished case's, for the results
+        file: `--resume` runs the others)."""
+        self.abort()
+        self.close()
+        while True:
+            try:
+                kind, index, value = self.done.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "result":
+                self.pending[index] = value
+        return [self.pending.pop(index) for index in sorted(self.pending)]

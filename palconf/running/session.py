@@ -5,7 +5,8 @@ through one `Supervisor` (or `palconf run -j`'s `Workers`, each with its own), j
 result against the expectations once, and tells its listeners: `on_result(result)` as each
 result arrives (in the suite's order), and `on_finish(end)` once, when the run is over,
 however it ended (every case run, `--max-fail` reached, the engine stopped for good, or
-^C). The terminal's progress, the results file and
+^C or SIGTERM: then the source is asked for the results that finished and were not yet
+given, `interrupt`, which stops every engine at once). The terminal's progress, the results file and
 the report are listeners; none of them needs to know how the loop works, and what a result
 means against the expectations (`mismatched`) is decided in one place, here.
 """
@@ -19,7 +20,7 @@ from typing import Protocol
 from palconf.cases.loader import Case
 from palconf.core import Outcome, Result
 from palconf.running.expectations import Expectations
-from palconf.running.supervisor import RunStopped
+from palconf.running.supervisor import RunStopped, is_stop
 
 __all__ = ["CaseRun", "Listener", "RunEnd"]
 
@@ -28,6 +29,10 @@ class CaseSource(Protocol):
     """What runs the cases: a `Supervisor`, or `Workers` (palconf.running.parallel)."""
 
     def results(self, cases: Iterable[Case]) -> Generator[Result, None, None]: ...
+
+    def interrupt(self) -> list[Result]:
+        """^C or SIGTERM: stop at once; the finished results not yet given."""
+        ...
 
 
 class Listener(Protocol):
@@ -101,26 +106,33 @@ class CaseRun:
     ) -> RunEnd:
         """Run `todo` (after recording `skipped`, each with its reason) and end the run."""
         end = RunEnd(self.results, self.mismatched, self.total)
+        results: Generator[Result, None, None] | None = None
         try:
             going = True
             for case, reason in skipped:
                 assert skip_result is not None
                 going = self.add(skip_result(case, reason)) and going
             results = self.supervisor.results(todo if going else ())
-            try:
-                for result in results:
-                    if not self.add(result):
-                        break
-            finally:
-                results.close()  # the workers of a -j run stop taking cases
+            for result in results:
+                if not self.add(result):
+                    break
             if self.max_fail is not None and self._unexpected_now >= self.max_fail:
                 end.max_failed = f"{self._unexpected_now} result(s) not as expected (--max-fail)"
         except RunStopped as e:
             end.stopped = str(e)
-        except KeyboardInterrupt:
+        except BaseException as e:
+            if not is_stop(e):
+                raise
+            # ^C or SIGTERM, wherever it landed: every engine stopped at once, and every
+            # result that finished recorded (a -j run's, past a case still running)
             end.interrupted = True
+            for result in self.supervisor.interrupt():
+                self.add(result)
             self._finish(end)
             raise
+        finally:
+            if results is not None:
+                results.close()  # the workers of a -j run stop taking cases
         self._finish(end)
         return end
 

@@ -19,7 +19,7 @@ from palconf.core import Engine, EngineFault, Outcome, Result
 from palconf.core.errors import PalconfError
 from palconf.running.runner import run_case
 
-__all__ = ["DEFAULT_MAX_RESTARTS", "RunStopped", "Supervisor", "run_cases"]
+__all__ = ["DEFAULT_MAX_RESTARTS", "RunStopped", "Supervisor", "abort", "is_stop", "run_cases"]
 
 #: restarts in a row (without a case brought to an end) before the run stops
 DEFAULT_MAX_RESTARTS = 5
@@ -28,6 +28,20 @@ DEFAULT_MAX_RESTARTS = 5
 class RunStopped(PalconfError):
     """The engine broke too many times in a row: the run stops. Results already given
     stand; the cases not run are left for `--resume`."""
+
+
+def is_stop(e: BaseException) -> bool:
+    """Is this palconf being stopped (^C, SIGTERM, `sys.exit`: what is not an `Exception`),
+    rather than a fault or a generator closed by its reader?"""
+    return not isinstance(e, (Exception, GeneratorExit))
+
+
+def abort(engine: Engine) -> None:
+    """Kill the engine where it stands, from any thread, for a run being stopped (an
+    engine without `abort`, in-process, ends its case by itself)."""
+    kill = getattr(engine, "abort", None)
+    if callable(kill):
+        kill()
 
 
 class Supervisor:
@@ -57,6 +71,11 @@ class Supervisor:
         """Each case in turn, its result as soon as it is known."""
         for case in cases:
             yield self.run(case)
+
+    def interrupt(self) -> list[Result]:
+        """^C or SIGTERM: the results not yet given (none: each is given as it comes; the
+        engine, killed as the exception unwinds, is closed by the run)."""
+        return []
 
     def _restart(self) -> None:
         while True:

@@ -4,7 +4,7 @@ tests/engines/fake_kinds.toml; tests/test_fake_engines.py runs every kind throug
 `palconf run` and `palconf smoke`.
 
     python tests/engines/fake.py KIND [--on FINGERPRINT] [--at CMD] [--marker FILE]
-                                      [--pidfile FILE]
+                                      [--pidfile FILE] [--setups FILE]
 
 `--on` arms the fault for the case whose `setup` state has this fingerprint (`fingerprint`:
 the first 12 hex digits of the SHA-256 of the state as compact sorted JSON); without it the
@@ -13,7 +13,9 @@ fault fires on every case. `--at` is the request of the armed case that misbehav
 which the harness never runs twice. Kinds about `hello` (or the start) fire at every start.
 `--pidfile` appends a line `PID` at each start, and `PID child` (or `PID daemon`) for every
 process the engine starts: a test checks that palconf left none of them behind. `--marker` is
-the file in which `crash-then-bad-hello` remembers its crash.
+the file in which `crash-then-bad-hello` remembers its crash. `--setups` appends a line `PID
+FINGERPRINT` for every `setup` request, as it comes: a case whose engine got another `setup`
+after it was finished (tests/test_signals.py counts them).
 
 `KINDS` lists every kind with a line on what it does. tests/engines/broken.py is this
 engine under its older name.
@@ -113,6 +115,11 @@ class Fake:
         if self.args.pidfile:
             with open(self.args.pidfile, "a") as f:
                 f.write(f"{pid} {what}".rstrip() + "\n")
+
+    def log_setup(self, state: Any) -> None:
+        if self.args.setups:
+            with open(self.args.setups, "a") as f:
+                f.write(f"{os.getpid()} {fingerprint(state)}\n")
 
     def write(self, data: bytes) -> None:
         self.out.write(data)
@@ -369,6 +376,7 @@ class Fake:
             if cmd == "hello" and self.hello(request):
                 continue
             if cmd == "setup":
+                self.log_setup(request.get("state"))
                 armed = self.args.on is None or fingerprint(request.get("state")) == self.args.on
             if self.kind == "accept-all" and cmd == "act":
                 self.send({"ok": True})
@@ -409,6 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--at", default="act", help="the request that misbehaves")
     parser.add_argument("--marker", default=None, help="file for crash-then-bad-hello")
     parser.add_argument("--pidfile", default=None, help="append the process ids to this file")
+    parser.add_argument("--setups", default=None, help="append `PID FINGERPRINT` per setup")
     return Fake(parser.parse_args(argv)).run()
 
 
