@@ -28,9 +28,9 @@ from .model import (
     KeywordView,
     MutantsView,
     Report,
-    slug,
 )
 from .mutants import Mutant
+from .names import slug
 from .ordering import natural_key
 
 if TYPE_CHECKING:

@@ -21,7 +21,6 @@ different rules versions says so (`Report.mixed_rules`), and marks each engine's
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +29,7 @@ from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 from palconf.core.results_file import UNKNOWN_RULES
 
 from .mutants import Mutant
+from .names import slug
 from .ordering import by_text
 
 if TYPE_CHECKING:
@@ -37,12 +37,6 @@ if TYPE_CHECKING:
 
 REPORT_FORMAT = "palconf-report"
 REPORT_FORMAT_VERSION = 1
-
-
-def slug(text: str, limit: int = 40) -> str:
-    """A safe file/anchor name: lowercase letters, digits, `.`, `_` and `-` only."""
-    s = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")[:limit].strip("-.")
-    return s or "x"
 
 
 @dataclass

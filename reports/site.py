@@ -20,12 +20,11 @@ runs' versions have it, never the checkout's.
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import shlex
 import stat
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -44,7 +43,8 @@ from .badges import badges
 from .build import build, clause_texts
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
-from .model import CaseView, Report, slug
+from .model import CaseView, Report
+from .names import file_names, slug
 from .ordering import by_text, natural_key
 from .render import environment
 from .versions import Ordering, order_runs
@@ -53,7 +53,13 @@ if TYPE_CHECKING:
     from palconf.cases.loader import Case
     from palconf.registry import Registry
 
-__all__ = ["EngineSite", "read_folder", "site_pages"]
+__all__ = ["MAX_OTHER_PAGES", "EngineSite", "page_names", "read_folder", "site_pages"]
+
+#: How many cases that are not in the suite get a page each (those that fail first); the
+#: rest are listed on OTHERS, one line each.
+MAX_OTHER_PAGES = 1000
+OTHERS = "other-cases.html"
+page_names = file_names  # case id → its page's name (`reports.names`)
 
 
 @dataclass
@@ -178,32 +184,16 @@ def _is_transcript(path: Path) -> bool:
     return isinstance(head, dict) and set(head) == {"transcript"}
 
 
-def page_names(ids: Iterable[str], limit: int) -> dict[str, str]:
-    """A page name for each id, distinct for distinct ids: its `slug` when that is the id
-    itself (every suite case id), else the slug and a hash of the exact id, so that ids the
-    slug folds together (`A-b`, `a_b`, `a b`, `a-b…` cut at `limit`) get pages of their own."""
-    names: dict[str, str] = {}
-    used: set[str] = set()
-    for cid in sorted(set(ids)):
-        name = slug(cid, limit)
-        if name != cid:
-            digest = hashlib.sha256(cid.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-            name = f"{slug(cid, limit - 11)}-{digest}"
-        base, n = name, 2
-        while name in used:
-            name, n = f"{base}-{n}", n + 1
-        used.add(name)
-        names[cid] = name
-    return names
-
-
 def site_pages(
     runs: list[ResultsFile],
     registry: Registry,
     suite: Mapping[str, Case] | None = None,
     title: str = "Pal keyword rules compliance",
+    warn: Callable[[str], None] | None = None,
 ) -> dict[str, str]:
-    """Relative path → file text, for every page and badge of the site."""
+    """Relative path → file text, for every page and badge of the site. Every case of the
+    suite gets a page, and at most MAX_OTHER_PAGES others (`with_pages`); the rest are
+    listed on OTHERS (`warn` is told how many)."""
     by_name: dict[str, list[ResultsFile]] = {}
     for run in runs:
         by_name.setdefault(run.engine_name, []).append(run)
@@ -229,7 +219,10 @@ def site_pages(
     latest = build([e.latest for e in engines], registry, title=title, suite=suite)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
-    names = page_names(latest.cases, 80)
+    names = file_names(latest.cases, 80)
+    kw_names = file_names((kw.id for kw in latest.keywords), 60)
+    paged = with_pages(latest.cases, suite)
+    rest = [c for c in latest.cases.values() if c.id not in paged]
     common = {
         "report": latest,
         "engines": engines,
@@ -238,7 +231,10 @@ def site_pages(
         "grouped": lambda items, results: grouped(items, results, registry),
         "where": lambda results: _where(results, latest),
         "results_by_id": lambda run: {r.id: r for r in run.results},
-        "case_page": lambda cid: names.get(cid) or slug(cid, 80),
+        "case_link": lambda cid: _case_link(cid, names, paged),
+        "kw_page": lambda kid: kw_names.get(kid) or slug(kid, 60),
+        "paged": lambda cases: [c for c in cases if c.id in paged],
+        "others": OTHERS,
     }
     pages: dict[str, str] = {}
     pages["index.html"] = env.get_template("site_index.html.j2").render(
@@ -258,10 +254,21 @@ def site_pages(
         )
     for kw in latest.keywords:
         if kw.shown:
-            pages[f"keywords/{slug(kw.id, 60)}.html"] = env.get_template(
+            pages[f"keywords/{kw_names[kw.id]}.html"] = env.get_template(
                 "site_keyword.html.j2"
             ).render(root="../", kw=kw, **common)
+    if rest:
+        pages[OTHERS] = env.get_template("site_others.html.j2").render(
+            root="", rest=rest, names=names, limit=MAX_OTHER_PAGES, **common
+        )
+        if warn is not None:
+            warn(
+                f"{len(rest)} case(s) not in the suite have no page of their own (at most "
+                f"{MAX_OTHER_PAGES} do): they are listed on {OTHERS}"
+            )
     for c in latest.cases.values():
+        if c.id not in paged:
+            continue
         start, steps = None, []
         if suite is not None and (case := suite.get(c.id)) is not None:
             steps = steps_of(case)
@@ -284,6 +291,25 @@ def site_pages(
     for rel, badge in badges(latest).items():
         pages[f"badges/{rel}"] = json.dumps(badge, ensure_ascii=False) + "\n"
     return pages
+
+
+def with_pages(cases: Mapping[str, CaseView], suite: Mapping[str, Case] | None) -> set[str]:
+    """The ids of the cases that get a page: every case of the suite, and MAX_OTHER_PAGES
+    others at most, those that did not pass first, each by id (without the suite, every
+    case is another)."""
+    ours = {cid for cid in cases if suite is not None and cid in suite}
+    others = sorted((c for c in cases.values() if c.id not in ours), key=_failing_first)
+    return ours | {c.id for c in others[:MAX_OTHER_PAGES]}
+
+
+def _failing_first(c: CaseView) -> tuple[bool, str]:
+    return (not c.failing, c.id)
+
+
+def _case_link(cid: str, names: Mapping[str, str], paged: set[str]) -> str:
+    """The link (from the site's root) to a case's page, or to its line on OTHERS."""
+    name = names.get(cid) or slug(cid, 80)
+    return f"cases/{name}.html" if cid in paged else f"{OTHERS}#{name}"
 
 
 @dataclass

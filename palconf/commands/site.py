@@ -58,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
         runs = read_folder(args.results_dir, _warn)
     except (ResultsError, UnsafeWrite) as e:
         return _fail(str(e))
-    pages = site_pages(runs, registry, load_suite(registry), args.title)
+    pages = site_pages(runs, registry, load_suite(registry), args.title, _warn)
     try:
         write_files(out, pages)
     except UnsafeWrite as e:
