@@ -30,6 +30,7 @@ from typing import Any
 from palconf import __version__
 from palconf.core.errors import ExitCode, UsageError, internal_error
 from palconf.core.text import terminal_safe
+from palconf.parser import Parser, parse
 
 #: The subcommands in the order `--help` lists them, each with its one-line help. Only the
 #: module of the command that runs is imported (a light start: `palconf --version` and
@@ -85,12 +86,10 @@ def version_line() -> str:
     return f"palconf {__version__} (rules {rules}, {count} cases in {paths.CASES})"
 
 
-def build_parser(
-    argv: Sequence[str] | None = None, *, full: bool = False
-) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None, *, full: bool = False) -> Parser:
     """The `palconf` parser. Every subcommand is listed; only the one named in `argv` (or, with
     `full`, every one: for shell completion) gets its module imported and its own options."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="palconf",
         description="Conformance suite and reference oracle for the Pal card game keywords "
         "(Comprehensive Rules 1.00, section 12).",
@@ -131,7 +130,7 @@ STDOUT_CLOSED = "stdout is closed (>&-): nothing can be written; use >/dev/null 
 
 def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return ExitCode.USAGE

@@ -11,6 +11,7 @@ from palconf import paths
 from palconf.cases.errors import CaseError
 from palconf.cases.loader import Case, CaseLoadError, load_cases
 from palconf.core.errors import UsageError
+from palconf.core.suggest import hint
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
 
@@ -111,8 +112,9 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
     files cannot be loaded."""
     unknown = [k for k in args.keyword if k not in registry.groups]
     if unknown:
+        near = "".join(hint(k, registry.groups, 1) for k in unknown[:1])
         raise UsageError(
-            f"unknown keyword(s): {', '.join(unknown)}; known: {', '.join(registry.groups)}"
+            f"unknown keyword(s): {', '.join(unknown)}{near}; known: {', '.join(registry.groups)}"
         )
     folder = args.cases or paths.CASES
     try:
@@ -129,7 +131,8 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
         cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, pat) for pat in args.case)]
         if cases and idle:  # the others matched: say so, and go on
             for pat in idle:
-                print(f"warning: --case {pat!r} matches no case", file=sys.stderr)
+                near = hint(pat, (c.id for c in everything))
+                print(f"warning: --case {pat!r} matches no case{near}", file=sys.stderr)
     exclude = getattr(args, "exclude", [])
     if exclude:  # a pattern that leaves out nothing at all is a typo (`--exclude tuant`)
         idle = [p for p in exclude if not any(excluded(c, [p]) for c in everything)]
@@ -147,7 +150,8 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
             + [f"--case {p!r}" for p in args.case]
             + [f"--exclude {p!r}" for p in exclude]
         )
-        raise UsageError(f"no case matches {' '.join(chosen)} (in {folder})")
+        near = "".join(hint(p, (c.id for c in everything)) for p in args.case[:1])
+        raise UsageError(f"no case matches {' '.join(chosen)} (in {folder}){near}")
     return cases
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
+from collections.abc import Sequence
 from typing import Any
 
 from palconf.core import json_read
@@ -47,9 +49,23 @@ def exit_description(status: int | None, closed: str = "stdout") -> str:
     return f"exited with status {status}"
 
 
-def not_found(program: str) -> str:
+def _spaced(argv: Sequence[str]) -> str:
+    """When the first words of `argv`, joined by spaces, name a file: the hint to quote that
+    path (a path with a space, given unquoted, is split into words like any command)."""
+    for k in range(2, len(argv) + 1):
+        path = " ".join(argv[:k])
+        if os.path.exists(path) and not os.path.isdir(path):
+            fixed = shlex.join([path, *argv[k:]])
+            return (
+                f"; {path!r} exists: quote a path with spaces inside the command, as in "
+                f'--engine-cmd "{fixed}"'
+            )
+    return ""
+
+
+def not_found(program: str, argv: Sequence[str] = ()) -> str:
     """Why exec said "no such file": the program, or (a script) the interpreter its `#!`
-    line names."""
+    line names; with the whole `argv`, the hint for a path with spaces left unquoted."""
     found = program if os.sep in program else shutil.which(program)
     if found and os.path.isfile(found):
         try:
@@ -63,4 +79,4 @@ def not_found(program: str) -> str:
                 f"{program!r} exists, but the interpreter its #! line names, "
                 f"{interpreter!r}, was not found"
             )
-    return f"{program!r} not found"
+    return f"{program!r} not found{_spaced(argv)}"

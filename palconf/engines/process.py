@@ -139,7 +139,8 @@ class ProcessEngine(BaseEngine):
             )
         except FileNotFoundError:
             raise EngineCommandError(
-                f"cannot start the engine: {not_found(self.argv[0])} (command: {self.command})"
+                f"cannot start the engine: {not_found(self.argv[0], self.argv)} "
+                f"(command: {self.command})"
             ) from None
         except PermissionError:
             raise EngineCommandError(
