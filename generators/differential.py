@@ -84,6 +84,10 @@ class FuzzReport:
     #: the campaign was stopped from outside (`should_stop`) before it was done
     stopped: bool = False
 
+    def one(self) -> None:
+        """One more action compared (a Lockstep's `on_action`)."""
+        self.actions += 1
+
     def count(self, game: Game) -> None:
         for edge in game.edges:  # `name`, or `name@cell` for an edge crossed with cells
             self.hits.update({f"edge {edge}", f"edge {edge.partition('@')[0]}"})
@@ -302,11 +306,8 @@ def _campaign(
     """One Hypothesis run: the first difference not in `known`, Hypothesis-shrunk, or None."""
     last: list[Difference] = []
 
-    def count_action() -> None:
-        report.actions += 1
-
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
-    lockstep = Lockstep(engine, compare_legal=compare_legal, on_action=count_action)
+    lockstep = Lockstep(engine, compare_legal=compare_legal, on_action=report.one)
 
     @settings(
         max_examples=examples,
@@ -387,11 +388,8 @@ def _sweep(
     progress: Callable[[FuzzReport, str], None] | None,
     checkpoint: Callable[[], None] | None = None,
 ) -> Iterator[Difference]:
-    """The directed sweep's games in lockstep; each difference as it is found."""
+    """The directed sweep's games in lockstep, pipelined; each difference as it is found."""
     from .directed import directed_games
-
-    def count_action() -> None:
-        report.actions += 1
 
     for game in directed_games(rules, allowed):
         if report.examples >= examples:
@@ -400,7 +398,9 @@ def _sweep(
             checkpoint()
         report.examples += 1
         try:
-            diff = run_game(engine, game, compare_legal=compare_legal, on_action=count_action)
+            diff = run_game(
+                engine, game, compare_legal=compare_legal, on_action=report.one, pipeline=True
+            )
         except Skipped:
             report.skipped += 1
             continue

@@ -43,6 +43,7 @@ from palconf.core import (
 from palconf.core.compare import canonical
 
 from .game import Game, Step, wire_line
+from .pipeline import Ahead, can_pipeline, planned
 
 KINDS = ("setup", "verdict", "reason", "observed", "legal", "engine-error")
 
@@ -281,10 +282,46 @@ def run_game(
     *,
     compare_legal: bool | None = None,
     on_action: Callable[[], None] | None = None,
+    pipeline: bool = False,
 ) -> Difference | None:
     """Replay a whole `game` on `engine` in lockstep with the oracle's recorded answers:
     the first Difference, or None (see `Lockstep`). Raises Skipped when the engine answers
-    `unsupported` to the setup."""
+    `unsupported` to the setup.
+
+    `pipeline` (an engine that can: a process): the requests are written ahead of their
+    turn (generators.pipeline), the same requests in the same order. Where that run finds
+    a difference, what was written past it is read and dropped, and the game is replayed
+    without pipelining (on a fresh engine if the engine broke or had requests past the
+    difference in flight), so that the difference reported, and the request a fault is
+    laid to, are exactly those of a plain run (a flaky engine's first one stands)."""
+    if not (pipeline and can_pipeline(engine)):
+        return _replay(engine, game, compare_legal, on_action)
+    if compare_legal is None:
+        compare_legal = "legal" in getattr(getattr(engine, "info", None), "commands", ())
+    ahead = Ahead(engine, planned(game, compare_legal))
+    try:
+        found = _replay(ahead, game, compare_legal, on_action)
+    finally:
+        drained = ahead.drain()
+    if found is None:
+        return None
+    if drained or found.kind == "engine-error" or ahead.broken:
+        try:
+            engine.restart()
+        except EngineFault:
+            return found
+    try:
+        return _replay(engine, game, compare_legal, None) or found
+    except Skipped:
+        return found
+
+
+def _replay(
+    engine: Any,
+    game: Game,
+    compare_legal: bool | None,
+    on_action: Callable[[], None] | None,
+) -> Difference | None:
     lockstep = Lockstep(engine, compare_legal=compare_legal, on_action=on_action)
     found = lockstep.begin(game.state, game.start, game.start_legal)
     if lockstep.skipped:

@@ -33,6 +33,7 @@ import shlex
 import subprocess
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -56,6 +57,7 @@ from palconf.engines.json_lines import (
     not_found,
     snippet,
 )
+from palconf.engines.pipes import PipeIO
 from palconf.engines.processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
 from palconf.engines.schemas import check_message, check_reply_shape
 from palconf.engines.stderr_buffer import StderrBuffer
@@ -73,7 +75,7 @@ EXIT_GRACE = 0.5
 # ---------------------------------------------------------------- the engine process
 
 
-class ProcessEngine(BaseEngine):
+class ProcessEngine(PipeIO, BaseEngine):
     """An engine in a child process, speaking protocol v1 as JSON lines on stdin/stdout."""
 
     def __init__(
@@ -111,6 +113,12 @@ class ProcessEngine(BaseEngine):
         self._last = "start"  # what the last reply answered, for messages
         self._aborted = False  # `abort`: palconf is stopping, no start any more
         self._kill_lock = threading.Lock()  # `abort` (another thread) against reaping
+        #: the requests posted, waiting for their replies: (label, the command whose reply
+        #: shape is checked or None, timeout, when posted, written whole)
+        self._pending: deque[tuple[str, str | None, float, float, bool]] = deque()
+        self._answered = 0.0  # when the last reply was read
+        self._outbox = bytearray()  # requests posted, not yet written
+        self._queued = 0  # how many of them
 
     # -- lifecycle
 
@@ -162,6 +170,8 @@ class ProcessEngine(BaseEngine):
         self.broken = False
         self._buf = bytearray()
         self._last = "start"
+        self._pending.clear()
+        self._outbox, self._queued = bytearray(), 0
         self._in, self._out = proc.stdin.fileno(), proc.stdout.fileno()
         os.set_blocking(self._in, False)
         self._poll_quiet = select.poll()  # stdout alone, for the check between requests
@@ -230,8 +240,45 @@ class ProcessEngine(BaseEngine):
     # -- requests
 
     def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        self.post(msg)
+        reply: dict[str, Any] = self.collect()
+        return reply
+
+    def request_line(self, line: bytes, label: str) -> Any:
+        """Send one raw line (no newline) and return the decoded reply, unchecked. For
+        `palconf smoke`, which sends lines that are not requests on purpose."""
+        self.post_line(line, label)
+        return self.collect()
+
+    # Pipelining (protocol v1: one reply per request, in order): `post` queues a request
+    # without waiting (what is queued is written in one go before the next read), `collect`
+    # reads the reply to the oldest request posted. The faults
+    # fall to the request they belong to: a reply that does not come, does not parse or has
+    # the wrong shape is `collect`'s for that request; an engine that closed its stdin
+    # before a later request could be written is seen when that request's turn comes, after
+    # the replies it wrote before. The caller bounds what is in flight (the pipe's 64 KiB).
+
+    def post(self, msg: dict[str, Any]) -> int:
+        """Write one request; its reply is `collect`ed later, in order. The bytes written."""
         cmd = str(msg.get("cmd"))
-        reply = self._round_trip(ENCODER.encode(msg).encode() + b"\n", cmd, self.timeout)
+        return self._post(ENCODER.encode(msg).encode() + b"\n", cmd, cmd, self.timeout)
+
+    def post_line(self, line: bytes, label: str) -> int:
+        """Write one raw line (no newline), its reply collected unchecked."""
+        return self._post(line + b"\n", label, None, self.timeout)
+
+    @property
+    def in_flight(self) -> int:
+        """How many requests posted wait for their reply."""
+        return len(self._pending)
+
+    def collect(self) -> Any:
+        """The reply to the oldest request posted (checked against the protocol's schema
+        for a request `post`ed, as it is for `request`)."""
+        cmd = self._pending[0][1] if self._pending else None
+        reply = self._receive()
+        if cmd is None:
+            return reply
         if self.check_replies:
             problem = check_reply_shape(cmd, reply)
             if problem is not None:
@@ -244,27 +291,65 @@ class ProcessEngine(BaseEngine):
             )
         return reply
 
-    def request_line(self, line: bytes, label: str) -> Any:
-        """Send one raw line (no newline) and return the decoded reply, unchecked. For
-        `palconf smoke`, which sends lines that are not requests on purpose."""
-        return self._round_trip(line + b"\n", label, self.timeout)
-
     def _exchange(self, msg: dict[str, Any], label: str, timeout: float) -> Any:
-        return self._round_trip(ENCODER.encode(msg).encode() + b"\n", label, timeout)
+        self._post(ENCODER.encode(msg).encode() + b"\n", label, None, timeout)
+        return self._receive()
 
-    def _round_trip(self, data: bytes, label: str, timeout: float) -> Any:
+    def _usable(self) -> None:
         if self._proc is None:
             raise EngineCrash("the engine is not running")
         if self.broken:
             raise EngineCrash(f"the engine is not usable since `{self._last}`")
-        deadline = time.monotonic() + timeout
+
+    def _post(self, data: bytes, label: str, cmd: str | None, timeout: float) -> int:
+        """Queue a request; what is queued is written in one go before the next read."""
+        self._usable()
+        if not self._pending:  # (with replies due, what is readable is theirs)
+            try:
+                self._check_quiet(label)
+            except BaseException:  # a fault, or ^C: the stream is out of step
+                self.broken = True
+                raise
+        self._outbox += data
+        self._pending.append((label, cmd, timeout, time.monotonic(), True))
+        self._queued += 1
+        return len(data)
+
+    def _flush(self) -> None:
+        """Write the queued requests, in one write where the pipe has room (one wake-up of
+        the engine for a batch). An engine that closed its stdin: each request not written
+        is marked so, for `_receive` to raise its crash when its turn comes."""
+        if not self._outbox:
+            return
+        first = len(self._pending) - self._queued
+        label, _, timeout, _, _ = self._pending[first]
+        data, self._queued = bytes(self._outbox), 0
+        self._outbox.clear()
+        if not self._send(data, label, time.monotonic() + timeout):
+            for i in range(first, len(self._pending)):
+                self._pending[i] = (*self._pending[i][:4], False)
+
+    def _receive(self) -> Any:
+        if not self._pending:
+            raise RuntimeError("ProcessEngine.collect: no request is waiting for its reply")
+        self._usable()
+        label, _, timeout, posted, _ = self._pending[0]
+        # the deadline runs from when the engine could start on it: posted, and the reply
+        # before it given
+        deadline = max(posted, self._answered) + timeout
         try:
-            self._check_quiet(label)
-            self._send(data, label, deadline)
+            self._flush()
+            sent = self._pending[0][4]
+            if not sent:  # its stdin was closed when it was written: after the replies before
+                self._crashed(f"while receiving `{label}`", closed="stdin")
             line = self._read_line(label, deadline, timeout)
         except BaseException:  # a fault, or ^C while waiting: the reply may still come
             self.broken = True
+            self._pending.clear()
+            self._outbox.clear()
             raise
+        self._pending.popleft()
+        self._answered = time.monotonic()
         self._last = label
         try:
             reply = decode_line(line)
@@ -281,110 +366,13 @@ class ProcessEngine(BaseEngine):
                 f"the reply to `{label}` is {what}; stdout is for one JSON reply per "
                 f"line, logs go to stderr"
             )
-        if self._buf:  # what came with the reply, in the same read
+        if self._buf and not self._pending:  # what came with the reply, in the same read
             self._fail(
                 f"the engine wrote more than one line in reply to `{label}`; the extra: "
                 f"{snippet(bytes(self._buf))}; only replies go to stdout, logs go to "
                 f"stderr"
             )
         return reply
-
-    def _check_quiet(self, label: str) -> None:
-        """Between a reply and the next request the engine must write nothing to stdout."""
-        if not self._buf:
-            if not self._poll_quiet.poll(0):
-                return  # (an exit meanwhile is seen by the wait for the reply)
-            chunk = self._read_chunk()
-            if not chunk:
-                self._crashed(f"after its reply to `{self._last}`, before `{label}`")
-            self._buf += chunk
-        junk = bytes(self._buf)
-        self._fail(
-            f"the engine wrote to stdout without a request (after its reply to "
-            f"`{self._last}`): {snippet(junk)}; only replies go to stdout, logs go to "
-            f"stderr"
-        )
-
-    def _send(self, data: bytes, label: str, deadline: float) -> None:
-        """Write the whole request; stdin is non-blocking, so an engine that stops reading
-        costs a timeout, not a hang."""
-        view = memoryview(data)
-        while True:
-            try:
-                n = os.write(self._in, view)
-            except BlockingIOError:
-                n = 0
-            except (BrokenPipeError, ConnectionResetError):
-                self._crashed(f"while receiving `{label}`", closed="stdin")
-            if n == len(view):
-                return  # the usual case: the pipe had room for all of it at once
-            view = view[n:]
-            remaining = deadline - time.monotonic()
-            events = self._poll_in.poll(remaining * 1000) if remaining > 0 else []
-            if not events:
-                self._timed_out(label, "reading its request")
-            if len(events) == 1 and events[0][0] != self._in:  # the pidfd: it exited
-                self._crashed(f"while receiving `{label}`")
-
-    def _only_exit(self, events: list[tuple[int, int]]) -> bool:
-        """Did the poll of stdout wake for the pidfd alone: the engine exited, and stdout
-        has nothing to read (yet is not closed: a process it forked holds it)? When stdout
-        is readable too, it is read first: a reply written just before the exit counts."""
-        return len(events) == 1 and events[0][0] != self._out
-
-    def _read_chunk(self) -> bytes:
-        try:
-            return os.read(self._out, 65536)
-        except OSError:
-            return b""
-
-    def _read_line(self, label: str, deadline: float, timeout: float) -> bytes:
-        buf = self._buf
-        if not buf:  # the usual case: the whole reply arrives in one poll and one read
-            remaining = deadline - time.monotonic()
-            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
-            if not events:
-                self._timed_out(label, f"no reply within {timeout:g} s")
-            if events[0][0] != self._out and len(events) == 1:  # `_only_exit`, inlined
-                self._crashed(f"while answering `{label}`")
-            chunk = self._read_chunk()
-            if not chunk:
-                self._crashed(f"while answering `{label}`")
-            end = chunk.find(b"\n")
-            if end == len(chunk) - 1 and end <= self.max_reply_bytes:
-                return chunk[:end]
-            buf += chunk
-        start = 0
-        while True:
-            end = buf.find(b"\n", start)
-            if end >= 0:
-                break
-            start = len(buf)
-            if start > self.max_reply_bytes:
-                self._fail(
-                    f"the reply to `{label}` is over the size bound of "
-                    f"{self.max_reply_bytes} bytes (no end of line after {start} "
-                    f"bytes): {snippet(bytes(buf))}"
-                )
-            remaining = deadline - time.monotonic()
-            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
-            if not events:
-                self._timed_out(label, f"no reply within {timeout:g} s", bytes(buf))
-            if self._only_exit(events):
-                self._crashed(f"while answering `{label}`", bytes(buf))
-            chunk = self._read_chunk()
-            if not chunk:
-                self._crashed(f"while answering `{label}`", bytes(buf))
-            buf += chunk
-        if end > self.max_reply_bytes:
-            self._fail(
-                f"the reply to `{label}` is over the size bound of "
-                f"{self.max_reply_bytes} bytes ({end} bytes): "
-                f"{snippet(bytes(buf[:end]))}"
-            )
-        line = bytes(buf[:end])
-        del buf[: end + 1]
-        return line
 
     # -- faults
 
@@ -423,6 +411,8 @@ class ProcessEngine(BaseEngine):
         the parent links lead to them) every descendant in whatever group or session; reap
         the engine, close the pipes. Idempotent."""
         self.broken = True
+        self._pending.clear()
+        self._outbox, self._queued = bytearray(), 0
         proc = self._proc
         if proc is None:
             return
