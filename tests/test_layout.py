@@ -248,7 +248,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "palconf.mutants",
         "palconf.generators",
     ),
-    ("palconf.commands", "palconf.cli", "palconf.ci_action"),
+    ("palconf.commands", "palconf.cli", "palconf.parser", "palconf.ci_action"),
 )
 
 
