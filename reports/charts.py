@@ -202,7 +202,7 @@ def engine_legend(engines: list[EngineRun]) -> Markup:
 def x_labels(xs: Sequence[float], labels: Sequence[str], size: float, width: float) -> list[int]:
     """Which of the x labels (centred on `xs`, `size` px text) to draw so that none overlaps
     the next or leaves the chart (0 to `width`): the last always, then every k-th back from
-    it, k the smallest that keeps them apart."""
+    it, k the smallest that keeps them apart, and the first where it fits."""
     n = len(labels)
     for k in range(1, n + 1):
         picked = list(range(n - 1, -1, -k))[::-1]
