@@ -19,6 +19,7 @@ from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 from palconf.core.results_file import ResultsFile, utc_now
 from palconf.registry import Clause, Registry
 
+from .charts import run_marks
 from .model import (
     CaseView,
     Cell,
@@ -43,7 +44,7 @@ def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
     labels = [" ".join(p for p in (r.engine_name, r.engine_version) if p) for r in runs]
     engines: list[EngineRun] = []
     used: set[str] = set()
-    for run, label in zip(runs, labels, strict=True):
+    for run, label, mark in zip(runs, labels, run_marks(runs), strict=True):
         if labels.count(label) > 1:  # two runs of the same engine: tell them apart by file
             label = f"{label} ({Path(run.path).name})"
         base = slug(label)
@@ -51,11 +52,12 @@ def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
         while key in used:
             key, n = f"{base}-{n}", n + 1
         used.add(key)
-        tag = _letters(len(engines)) if len(runs) > 1 else ""
         engines.append(
             EngineRun(
                 key=key,
-                tag=tag,
+                tag=mark.tag,
+                colour=mark.colour,
+                shade=mark.shade,
                 label=label,
                 name=run.engine_name,
                 version=run.engine_version,
@@ -67,16 +69,6 @@ def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
             )
         )
     return engines
-
-
-def _letters(n: int) -> str:
-    """0 → A, 25 → Z, 26 → AA …"""
-    s = ""
-    n += 1
-    while n:
-        n, r = divmod(n - 1, 26)
-        s = chr(65 + r) + s
-    return s
 
 
 def _sort_ids(ids: Iterable[str]) -> list[str]:

@@ -65,7 +65,7 @@ class Cell:
 @dataclass
 class EngineRun:
     key: str  # a slug, unique in the report: badge file names, anchors, JSON keys
-    tag: str  # "A", "B", … naming the engine in narrow places when there are several
+    tag: str  # "A", "B" (or "A1", "A2" for runs of one engine): `charts.run_marks`
     label: str  # what headings show: "name version"
     name: str
     version: str
@@ -77,6 +77,8 @@ class EngineRun:
     duplicates: list[str] = field(default_factory=list)
     lacks: list[str] | None = None  # keywords of the rules the engine does not implement
     rules_version: str = UNKNOWN_RULES  # the run's own (its meta line), never the checkout's
+    colour: str = ""  # the engine's colour in charts and tags (`charts.run_marks`)
+    shade: float = 1.0  # its opacity: older runs of one engine are lighter
 
     @property
     def meta_field(self) -> dict[str, str]:

@@ -98,20 +98,30 @@ _STRONG = re.compile(r"\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*")
 _EM = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 
 
-def inline_md(value: Any, limit: int | None = None) -> Markup:
+def inline_md(value: Any, limit: int | None = None, emphasis: bool = True) -> Markup:
     """Rules text written in Markdown (the base rules, docs/protocol.md) for HTML: escaped
     first, then only `` `code` ``, `**strong**` and `*emphasis*` made markup; nothing else
-    (no links, no HTML) can come through. `limit` shortens the text first."""
+    (no links, no HTML) can come through. `limit` shortens the text first. With
+    `emphasis=False` only code spans are made (`code_spans`)."""
     text = visible(str(value))
     if limit is not None:
         text = shorten(text, limit)
     out = str(escape(text))
     parts = _CODE.split(out)  # odd parts: inside backticks, left as they are
-    for i in range(0, len(parts), 2):
-        parts[i] = _EM.sub(r"<em>\1</em>", _STRONG.sub(r"<strong>\1</strong>", parts[i]))
+    if emphasis:
+        for i in range(0, len(parts), 2):
+            parts[i] = _EM.sub(r"<em>\1</em>", _STRONG.sub(r"<strong>\1</strong>", parts[i]))
     for i in range(1, len(parts), 2):
         parts[i] = f"<code>{parts[i]}</code>"
     return Markup("".join(parts))
+
+
+def code_spans(value: Any) -> Markup:
+    """A message or a title (palconf's words around an engine's, or a case's title) for
+    HTML: text, escaped, whose `` `name` `` spans (how palconf quotes a command or a field:
+    "`legal` differs") are shown as code, the backticks dropped. Nothing else is markup:
+    `*`, `_`, `<b>` stay as they were written (an engine's text is not Markdown)."""
+    return inline_md(value, emphasis=False)
 
 
 @functools.cache
@@ -128,7 +138,12 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters.update(
-        show_json=show_json, tail=tail, shorten=shorten, break_dots=break_dots, md=inline_md
+        show_json=show_json,
+        tail=tail,
+        shorten=shorten,
+        break_dots=break_dots,
+        md=inline_md,
+        code_spans=code_spans,
     )
     env.globals.update(OUTCOMES=OUTCOMES)
     return env

@@ -79,10 +79,21 @@ def screenshot(
 
 
 #: What the measuring copy of a page adds (the page itself has no scripts): once loaded, it
-#: writes the page's full height, and the box of the first element each selector matches,
-#: into the DOM as JSON, which `--dump-dom` prints.
+#: writes the page's full height, the box of the first element each selector matches, and
+#: the smallest text of the charts (`smallest_chart_text`) into the DOM as JSON, which
+#: `--dump-dom` prints. Headless Chromium lays a page out at least 500 px wide when it dumps
+#: the DOM (a screenshot is at the width asked for), so a narrower width is set on the root
+#: element first: the page is measured as wide as it is drawn.
 _MEASURE = """<script>addEventListener('load',function(){
-var out={height:Math.ceil(Math.max(document.documentElement.scrollHeight,
+if(innerWidth>WIDTH){document.documentElement.style.width=WIDTH+'px';}
+var small=null;function least(px){if(px>0&&(small===null||px<small)){small=px;}}
+document.querySelectorAll('svg.chart').forEach(function(svg){var vb=svg.viewBox.baseVal;
+var scale=vb&&vb.width?svg.getBoundingClientRect().width/vb.width:1;
+svg.querySelectorAll('text').forEach(function(t){least(parseFloat(t.getAttribute('font-size')
+||getComputedStyle(t).fontSize)*scale);});});
+document.querySelectorAll('.bars *, .lgs *').forEach(function(e){if(e.childElementCount===0&&
+e.textContent.trim()&&getComputedStyle(e).visibility!=='hidden'){least(parseFloat(getComputedStyle(e).fontSize));}});
+var out={smallest_chart_text:small,height:Math.ceil(Math.max(document.documentElement.scrollHeight,
 document.body.scrollHeight)),boxes:{}};
 SELECTORS.forEach(function(s){var e=document.querySelector(s);if(!e){out.boxes[s]=null;return;}
 var r=e.getBoundingClientRect();out.boxes[s]={top:Math.round(r.top+scrollY),
@@ -99,10 +110,14 @@ def measure(
     selectors: Sequence[str] = (),
     timeout: float = 90.0,
 ) -> dict[str, Any]:
-    """`{"height": …, "boxes": {selector: {"top", "height", "width"} or None}}` of `page`
-    at `width` CSS pixels, measured on a copy of it (with one script added) beside it, so
-    relative links still resolve; the copy is removed after."""
-    script = _MEASURE.replace("SELECTORS", json.dumps(list(selectors)))
+    """`{"height": …, "boxes": {selector: {"top", "height", "width"} or None},
+    "smallest_chart_text": px or None}` of `page` at `width` CSS pixels, measured on a copy
+    of it (with one script added) beside it, so relative links still resolve; the copy is
+    removed after. `smallest_chart_text`: the smallest text a chart draws, in CSS pixels
+    (an SVG chart's text scaled as its viewBox is; the bars' and legends' text as set)."""
+    script = _MEASURE.replace("SELECTORS", json.dumps(list(selectors))).replace(
+        "WIDTH", str(int(width))
+    )
     html = page.read_text(encoding="utf-8").replace("</body>", script + "</body>", 1)
     copy = page.with_name(f".palconf-measure-{page.name}")
     copy.write_text(html, encoding="utf-8")

@@ -249,7 +249,7 @@ def site_pages(
             root="../",
             e=e,
             run=shown,
-            lines=history_lines(hist[0], e.history.keywords) if hist else "",
+            lines=history_lines(hist[0], e.history.keywords, shown.colour) if hist else "",
             **common,
         )
     for kw in latest.keywords:

@@ -97,7 +97,7 @@ def test_every_sparkline_has_the_same_y_range(tmp_path: Path) -> None:
     ]
     report = build(runs, load_registry())
     svg = str(history_lines(histories(report.engines)[0], report.keywords))
-    lows = re.findall(r'<text x="2" y="\d+" font-size="8" fill="#8c959f">(\d+)</text>', svg)
+    lows = re.findall(r'<text class="ylab" [^>]*>(\d+)</text>', svg)
     # each chart's axis is labelled 100 at the top and its low at the bottom: 0 for every one
     # (brave, at 100% throughout, shares taunt's 0–100 axis)
     assert lows and set(lows) == {"0", "100"} and lows.count("0") == lows.count("100")

@@ -192,7 +192,7 @@ def test_a_report_of_runs_of_two_rules_versions_marks_each(rules: Path, tmp_path
         assert f'<div class="muted small">rules {version}:</div><blockquote>' in html
         assert str(escape(text)) in html
     assert md.splitlines()[2].startswith(MIXED) and "**Runs of different rules versions**" in md
-    assert "| A · old-engine 1 (rules 1.00) |" in md and "| B · new-engine 1 (rules 1.01) |" in md
+    assert "| B · old-engine 1 (rules 1.00) |" in md and "| A · new-engine 1 (rules 1.01) |" in md
     assert data["rules_version"] == "1.00, 1.01" and data["rules_versions"] == ["1.00", "1.01"]
     assert [e["rules_version"] for e in data["engines"]] == ["1.00", "1.01"]
     taunt = clause_json(data, "taunt.1")
