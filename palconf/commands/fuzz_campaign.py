@@ -14,7 +14,7 @@ from typing import IO
 import tomli_w
 
 from palconf.commands import chosen_rules, registry_or_exit
-from palconf.core import Engine, EngineFault, Outcome, terminal_safe
+from palconf.core import Engine, EngineFault, Outcome, stderr_lines, terminal_safe
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import UnsafeWrite
 from palconf.engines.options import make_engine
@@ -108,9 +108,8 @@ def verify_export(path: Path, engine: Engine, version: str | None = None) -> lis
 
 def print_stderr_tail(stderr: str) -> None:
     """The last lines of an engine's stderr, after a message that it broke."""
-    if stderr:
-        lines = ("    | " + terminal_safe(line, 200) for line in stderr.splitlines()[-5:])
-        print("  engine stderr (last lines):\n" + "\n".join(lines), file=sys.stderr)
+    for line in stderr_lines(stderr):
+        print(line, file=sys.stderr)
 
 
 def main_parallel(args: argparse.Namespace) -> int:
