@@ -14,6 +14,7 @@ from typing import IO
 import tomli_w
 
 from palconf.commands import chosen_rules, registry_or_exit
+from palconf.commands.fuzz import EXAMPLES
 from palconf.core import Engine, EngineFault, Outcome, stderr_lines, terminal_safe
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import UnsafeWrite
@@ -21,7 +22,7 @@ from palconf.engines.options import make_engine
 from palconf.engines.oracle_engine import oracle_of
 from palconf.generators._edges import EDGE_NAMES
 from palconf.generators.differential import REASONS, Difference, FuzzReport, format_difference, fuzz
-from palconf.generators.export import ExportError, case_from_difference, write_case
+from palconf.generators.export import ExportError, case_from_difference, folder_of, write_case
 from palconf.generators.formatting import format_hits
 from palconf.generators.parallel import WorkerFailed, fuzz_parallel
 from palconf.generators.profiles import open_database
@@ -190,6 +191,12 @@ def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
             f"compared in {report.seconds:.1f} s ({rate:.0f}/s)"
             + (f"; {report.skipped} board(s) skipped as unsupported" if report.skipped else "")
         )
+        more = min(args.examples * 10, int(EXAMPLES.high))
+        print(
+            f"palconf fuzz: to look further, raise --examples (this run: {args.examples}"
+            + (f"; e.g. --examples {more}" if more > args.examples else "")
+            + "), or try another --seed"
+        )
         return 0
     for k, diff in enumerate(report.differences, start=1):
         if len(report.differences) > 1:
@@ -244,9 +251,12 @@ def _show_difference(
             f"`palconf replay {path} --requests` into the engine"
         )
     if args.export is not None:
+        registry = registry_or_exit()
         try:
-            case = case_from_difference(diff, seed=args.seed)
-            written = write_case(case, args.export, overwrite=args.overwrite)
+            version = getattr(args, "rules_version", None)
+            case = case_from_difference(diff, seed=args.seed, registry=registry, version=version)
+            folder = args.export / folder_of(case["clauses"], case["rules"], registry)
+            written = write_case(case, folder, overwrite=args.overwrite)
         except (ExportError, OSError) as e:
             print(f"palconf fuzz: cannot export the case: {e}", file=sys.stderr)
             return False
