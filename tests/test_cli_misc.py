@@ -106,7 +106,10 @@ def test_list_cases_plain_is_one_aligned_line_per_case(
 def test_list_cuts_its_lines_to_the_terminal_and_v_prints_them_whole(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("COLUMNS", "100")  # (what shutil.get_terminal_size reads first)
+    code, piped, _ = run(capsys, "list")  # not a terminal: whole lines
+    assert code == 0 and "…" not in piped
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # (capsys's stdout)
     code, out, _ = run(capsys, "list")
     assert code == 0
     head, *lines = out.splitlines()
@@ -117,7 +120,7 @@ def test_list_cuts_its_lines_to_the_terminal_and_v_prints_them_whole(
     longest = max(ids, key=len)
     assert any(line.startswith(longest[:20]) for line in lines)
     code, whole, _ = run(capsys, "list", "-v")
-    assert code == 0 and "…" not in whole and len(whole.splitlines()) == len(ids) + 1
+    assert code == 0 and whole == piped and len(whole.splitlines()) == len(ids) + 1
     assert max(len(line) for line in whole.splitlines()) > 100
     assert [line.split()[0] for line in whole.splitlines()[1:]] == ids
     monkeypatch.setenv("COLUMNS", "60")

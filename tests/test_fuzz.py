@@ -640,4 +640,4 @@ def test_a_fuzz_run_that_finds_nothing_says_to_raise_examples(
     assert cli_main([*argv, "--max-actions", "4"]) == 0
     out = capsys.readouterr().out
     assert "no difference in 3 game(s)" in out
-    assert "raise --examples (this run: 3; e.g. --examples 30)" in out
+    assert "palconf fuzz: to look further, raise --examples (this run: 3)" in out

@@ -1,7 +1,7 @@
 """`palconf list [cases|keywords|clauses|versions]`: what the suite holds, one line each, or JSON.
 
 Plain output is a header row, then one line per item, in aligned columns, every text from the
-files made terminal-safe; on a terminal (or with COLUMNS set) each line is cut to its width
+files made terminal-safe; on a terminal each line is cut to its width
 (`shutil.get_terminal_size`) with "…", and `-v` prints every line whole; `--json` prints one
 JSON document (keys sorted, ASCII only). The case options
 (`--cases`, `--keyword`, `--case`) choose the cases listed or counted; `--rules V` the rules
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -54,8 +53,8 @@ current one): the cases (default), the keyword groups, the clauses, or the versi
 The case options choose the cases listed or counted; with --keyword, `keywords` and
 `clauses` list only those groups. Cases are counted when they hold for V (`palconf rules
 status`). Plain output: a header row, then one line per item, aligned columns, a list joined
-by commas, '-' for none; on a terminal each line is cut to its width with '…' (-v: whole
-lines; a pipe gets whole lines unless COLUMNS is set).
+by commas, '-' for none; on a terminal each line is cut to its width with '…' (-v, or a
+pipe: whole lines).
 
 --json prints one document; keys are sorted and every string is ASCII (\\u escapes):
   cases:    {"rules_version": V, "cases": [{"id", "path", "keywords", "clauses", "rules",
@@ -252,9 +251,8 @@ def fit(widths: list[int], numeric: list[bool], width: int) -> list[int]:
 
 def line_width(whole: bool) -> int | None:
     """How wide a line may be: the terminal's width (`shutil.get_terminal_size`, which reads
-    COLUMNS first) when stdout is a terminal or COLUMNS is set; None (whole lines) for `-v`
-    or a pipe."""
-    if whole or not (os.environ.get("COLUMNS") or sys.stdout.isatty()):
+    COLUMNS first) when stdout is a terminal; None (whole lines) for `-v` or a pipe."""
+    if whole or not sys.stdout.isatty():
         return None
     return max(20, shutil.get_terminal_size().columns)
 

@@ -22,19 +22,11 @@ from palconf.commands import (
     split_by_standing,
     warn_unfit,
 )
-from palconf.core import (
-    Engine,
-    EngineFault,
-    EngineInfo,
-    Outcome,
-    Result,
-    stderr_lines,
-    terminal_block,
-    terminal_safe,
-)
+from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
 from palconf.core.errors import ExitCode, UsageError
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
+from palconf.core.text import stderr_lines, terminal_block
 from palconf.engines.options import (
     add_engine_options,
     fail_count,
