@@ -199,6 +199,12 @@ def test_explain_shows_a_crashing_engines_stderr_as_run_does(
     verdict = out.split("\nverdict (as palconf run judges it): ERROR\n")[1]
     assert block in verdict  # under the verdict, as in run's block
     assert "the engine broke at action 1" in out
+    # an engine that does not start: its stderr under the message, as `run` prints it
+    for command in (["run", "--case", CASE], ["explain", CASE]):
+        assert main([*command, "--engine-cmd", broken("exit-at-hello")]) == 2
+        err = capsys.readouterr().err
+        assert "the engine did not start: the engine exited with status 4" in err
+        assert "\n  | broken engine: exiting at hello\n" in err
 
 
 def test_explain_names_the_setup_that_had_to_be_refused_not_what_follows(

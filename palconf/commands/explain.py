@@ -20,9 +20,10 @@ from palconf.commands import (
     chosen_rules,
     registry_or_exit,
 )
-from palconf.core import EngineFault, Result, stderr_lines, terminal_block, terminal_safe
+from palconf.core import EngineFault, Result, terminal_safe
 from palconf.core.compare import show
 from palconf.core.errors import UsageError
+from palconf.core.text import stderr_lines, stderr_tail, terminal_block
 from palconf.engines.options import add_engine_options, make_engine
 from palconf.engines.oracle_engine import OracleEngine, oracle_of
 from palconf.explain.board import render_board
@@ -217,8 +218,9 @@ def main(args: argparse.Namespace) -> int:
         recorder = Recorder(engine)
         recorder.start()
     except EngineFault as e:
+        tail = stderr_tail(e.stderr or engine.take_stderr())  # as `palconf run` shows it
         engine.close()
-        raise UsageError(f"the engine did not start: {terminal_safe(e.message)}") from None
+        raise UsageError(f"the engine did not start: {terminal_safe(e.message)}{tail}") from None
     oracle = None if is_oracle else oracle_of(version, registry)
     try:
         if oracle is not None:

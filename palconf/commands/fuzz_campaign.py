@@ -14,9 +14,10 @@ from typing import IO
 import tomli_w
 
 from palconf.commands import chosen_rules, registry_or_exit
-from palconf.core import Engine, EngineFault, Outcome, stderr_lines, terminal_safe
+from palconf.core import Engine, EngineFault, Outcome, terminal_safe
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import UnsafeWrite
+from palconf.core.text import stderr_lines
 from palconf.engines.options import make_engine
 from palconf.engines.oracle_engine import oracle_of
 from palconf.generators._edges import EDGE_NAMES

@@ -26,7 +26,7 @@ from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, termi
 from palconf.core.errors import ExitCode, UsageError
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
-from palconf.core.text import stderr_lines, terminal_block
+from palconf.core.text import stderr_lines, stderr_tail, terminal_block
 from palconf.engines.options import (
     add_engine_options,
     fail_count,
@@ -216,10 +216,7 @@ def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
     try:
         engine.start()
     except EngineFault as e:
-        tail = "".join(
-            f"\n  | {terminal_safe(line, 300)}"
-            for line in (e.stderr or engine.take_stderr()).splitlines()[-10:]
-        )
+        tail = stderr_tail(e.stderr or engine.take_stderr())
         raise UsageError(
             f"the engine did not start: {terminal_safe(e.message, 2000)}{tail}\n"
             f"palconf: check the engine with: palconf smoke --engine-cmd "

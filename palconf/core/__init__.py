@@ -30,13 +30,7 @@ from palconf.core.engine import (
     setup,
 )
 from palconf.core.outcomes import FAILED, PASSED, Outcome, Result, Tally
-from palconf.core.text import (
-    stderr_lines,
-    terminal_block,
-    terminal_json,
-    terminal_safe,
-    without_surrogates,
-)
+from palconf.core.text import terminal_json, terminal_safe, without_surrogates
 
 __all__ = [
     "FAILED",
@@ -66,8 +60,6 @@ __all__ = [
     "send_line",
     "setup",
     "state_changes",
-    "stderr_lines",
-    "terminal_block",
     "terminal_json",
     "terminal_safe",
     "without_surrogates",

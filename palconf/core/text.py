@@ -11,7 +11,7 @@ Text shown as a block (an engine's message or stderr, rules text: `terminal_bloc
 its line breaks and tabs, each further line indented under the first; a carriage return, which
 would let a line overwrite the one before it, is escaped like any control character.
 `stderr_lines` is the one way every command shows an engine's stderr: its last lines, each
-behind `| `.
+behind `| `; `stderr_tail` the same lines under a message (an engine that did not start).
 """
 
 from __future__ import annotations
@@ -89,6 +89,12 @@ def stderr_lines(stderr: str, last: int = 5, indent: str = "  ") -> list[str]:
     return [f"{indent}engine stderr (last lines):"] + [
         f"{indent}  | {terminal_safe(line, 300)}" for line in lines
     ]
+
+
+def stderr_tail(stderr: str, last: int = 10) -> str:
+    """The last lines of an engine's stderr under a one-line message (an engine that did not
+    start): each on a line of its own, `  | `, made safe by `terminal_safe`."""
+    return "".join(f"\n  | {terminal_safe(line, 300)}" for line in stderr.splitlines()[-last:])
 
 
 def terminal_json(value: Any, **dumps: Any) -> str:
