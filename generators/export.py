@@ -2,8 +2,11 @@
 
 The case is the difference's board and actions; its expectations are the oracle's answers:
 
-- every action the oracle refused is marked `refused = true` (a case demands a reason only
-  where one rule is broken, so a reason is written only where the reason is the difference);
+- every action the oracle refused is marked refused with the oracle's reason (P-reasons):
+  where the action breaks one row of the REASON table, that reason; where it breaks several,
+  the first in the table's order, and the case cites `P-reasons` (it then tests the order);
+  where the protocol leaves the reason open, the list of the reasons a faithful engine may
+  give, with the ruling that says so;
 - after the step where the engine went another way, `observed` holds the oracle's values
   of exactly the fields that differed (or, for a verdict, the refusal), so the case passes
   on the oracle and fails on that engine;
@@ -11,9 +14,23 @@ The case is the difference's board and actions; its expectations are the oracle'
   becomes one more action: an action the oracle lists and the engine does not (which the
   oracle accepts), or one the engine lists and the oracle does not (which it refuses).
 
+**What it cites.** `clauses`: the testable clauses, in the rules version, of every keyword
+on the cards the difference touches: the cards of its differing fields (`cards.a6.power`);
+when there are none, the cards the step that differs names (for a LEGAL difference, the
+probe action); when those are none too, the cards any action names. A keyword is read off
+a card as a case's needs are (`palconf.cases.checks.needed_keywords`: its keywords, its
+abilities' timing). `rules`:
+the base rules of the actions played and of the differing fields, `B-21` for a refused
+action, `P-state` for a setup step, `P-errors` for a wire step, `P-reasons` as above. The
+case's group follows (`palconf.core.outcomes.case_folder`): its id starts as lint wants
+(`brave-fuzz-…`, `ix-fuzz-…`, `protocol-fuzz-…`, `base-fuzz-…`) and `palconf fuzz --export
+DIR` writes it into `DIR/<group>/`, so that exported into a suite's `cases/` it passes
+`palconf lint`. It is left unblessed (no `rules_version`, `clause_hashes`): a human reviews
+it against the rules text and blesses it (`palconf rules bless`).
+
 `case_from_difference` builds the case as data; `write_case` checks it against the case
 schema and writes `<dir>/<id>.toml` with tomli-w. The case still needs a human: the notes
-say so (clauses to cite, a title stating the fact, the folder it belongs in).
+say so (the clauses to keep, a title stating the fact).
 """
 
 from __future__ import annotations
@@ -27,17 +44,21 @@ from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
+from palconf.authoring.lint import id_prefix
 from palconf.cases import checks as case_checks
 from palconf.cases import loader as case_files
+from palconf.cases.checks import needed_keywords
 from palconf.cases.open_reasons import OPEN_REASONS_RULING
 from palconf.core import MISSING, Diff
 from palconf.core.errors import PalconfError
+from palconf.core.outcomes import case_folder, groups_of
 from palconf.core.safe_write import UnsafeWrite, write_text_atomic
 from palconf.engines.oracle_engine import answer_line
 from palconf.oracle import Rules
 from palconf.oracle.protocol import Session
+from palconf.registry import Registry
 
-from .game import is_setup_step, is_wire_step, wire_line
+from .game import is_setup_step, is_wire_step, play, wire_line
 from .lockstep import Difference
 
 if TYPE_CHECKING:
@@ -198,6 +219,51 @@ def _replayed(state: dict[str, Any], actions: list[Any]) -> Rules:
     return session.game
 
 
+def _cards(states: list[Any]) -> dict[str, dict[str, Any]]:
+    """Every card of these STATEs by id (a Pal on a structure's `assigned` list too)."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def add(card: Any) -> None:
+        if isinstance(card, dict) and isinstance(card.get("id"), str):
+            out.setdefault(card["id"], card)
+            for held in card.get("assigned", []) if isinstance(card.get("assigned"), list) else []:
+                add(held)
+
+    for state in states:
+        players = state.get("players") if isinstance(state, dict) else None
+        for pdata in players.values() if isinstance(players, dict) else []:
+            for zone in ("hand", "battle", "structures", "graveyard"):
+                cards = pdata.get(zone) if isinstance(pdata, dict) else None
+                for card in cards if isinstance(cards, list) else []:
+                    add(card)
+    return out
+
+
+def touched_clauses(
+    diff: Difference, actions: list[Any], registry: Registry, version: str
+) -> list[str]:
+    """The testable clauses (of rules `version`) of the keywords on the cards the difference
+    touches (the module says which cards), in the rules text's order."""
+    states = [diff.game.state, *(a["setup"] for a in actions if is_setup_step(a))]
+    cards = _cards(states)
+    ids: list[str] = []
+    for f in diff.fields:
+        if f.path.startswith("cards."):
+            rest = f.path[len("cards.") :]
+            ids += [c for c in cards if rest == c or rest.startswith(c + ".")]
+    at = len(actions) if diff.kind == "legal" else diff.step
+    step = actions[at - 1] if 1 <= at <= len(actions) else None
+    if not ids and isinstance(step, dict) and not (is_setup_step(step) or is_wire_step(step)):
+        ids = _ids(step)
+    if not ids:
+        ids = [i for a in actions if isinstance(a, dict) and not is_wire_step(a) for i in _ids(a)]
+    keywords: set[str] = set()
+    for cid in ids:
+        if cid in cards:
+            keywords |= needed_keywords({"players": {"A": {"battle": [cards[cid]]}}}, registry)
+    return [c.id for c in registry.clauses_in(version) if c.keyword in keywords and c.testable]
+
+
 def _ids(action: dict[str, Any]) -> list[str]:
     """The card ids an action names (what a case's setup must hold)."""
     ids = [
@@ -222,15 +288,27 @@ def case_id(diff: Difference) -> str:
     return f"fuzz-{digest}"
 
 
-def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[str, Any]:
-    """The case (as TOML-ready data) that passes on the oracle and fails on the engine."""
+def case_from_difference(
+    diff: Difference,
+    *,
+    seed: int | None = None,
+    registry: Registry | None = None,
+    version: str | None = None,
+) -> dict[str, Any]:
+    """The case (as TOML-ready data) that passes on the oracle and fails on the engine, and
+    cites what the difference touches, of rules `version` (default: the current one) of
+    `registry` (default: the project's)."""
+    if registry is None:
+        from palconf.registry import load
+
+        registry = load()
+    version = version or registry.current
     actions = list(diff.game.actions)
     refusals: dict[int, dict[str, str] | None] = {
         n: s.refusal for n, s in enumerate(diff.game.steps, start=1)
     }
     opens = {n: s.open for n, s in enumerate(diff.game.steps, start=1)}  # (Step.open)
     final: dict[str, Any] = {}
-    reason_at: int | None = None
     observed = diff.game.observed_after(diff.step)
     if diff.kind == "legal":
         probe = _probe(diff)
@@ -241,24 +319,25 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         refusals[len(actions)] = refusal
         observed = _replayed(diff.game.state, actions).observe()
         final = {"step": observed["step"]}
-    elif diff.kind == "reason":
-        reason_at = diff.step
     elif diff.kind in ("observed",):
         final = _subset(observed, diff.fields)
     if not final and (diff.kind != "legal"):
         # a verdict or an engine error: the oracle's step tells the reader where the game is
         final = {"step": observed["step"]}
     after_last = len(actions) if diff.kind == "legal" else diff.step
+    # every REASON row each refused action breaks, in the table's order (`Step.broken`)
+    played = play(registry.oracle(version), diff.game.state, actions)
+    rows = {n: tuple(dict.fromkeys(s.broken)) for n, s in enumerate(played.steps, start=1)}
     expect: list[dict[str, Any]] = []
     for n in range(1, len(actions) + 1):
         entry: dict[str, Any] = {}
         if refusals.get(n) is not None:
             refusal = refusals[n]
             assert refusal is not None
-            # a setup or wire step's code is always written
-            setup_step = is_setup_step(actions[n - 1]) or is_wire_step(actions[n - 1])
-            entry["refused"] = refusal["reason"] if n == reason_at or setup_step else True
-            if n == reason_at and len(opens.get(n, ())) > 1:  # the protocol leaves it open
+            # the oracle's reason (a setup or wire step's code); a list where the protocol
+            # leaves the reason open
+            entry["refused"] = refusal["reason"]
+            if len(opens.get(n, ())) > 1:
                 entry["refused"] = list(opens[n])
         if n == after_last and final:
             entry["observed"] = _tomlable(final)
@@ -277,6 +356,8 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         if r is not None and not (is_setup_step(actions[n - 1]) or is_wire_step(actions[n - 1]))
     ]
     cited |= {"B-21"} if refused_acts else set()
+    if any(len(rows.get(n, ())) > 1 for n in refused_acts):
+        cited |= {"P-reasons"}  # a reason where several rows are broken: the order is tested
     if any(is_setup_step(a) for a in actions):
         cited |= {"P-state"}
     if any(is_wire_step(a) for a in actions):
@@ -286,30 +367,38 @@ def case_from_difference(diff: Difference, *, seed: int | None = None) -> dict[s
         for f in diff.fields
         if (name := f.path.rsplit(".", 1)[-1]) in FIELD_RULES and f.path not in NOT_FIELDS
     }
-    rules_cited = sorted(cited, key=_rule_order)
-    cid = case_id(diff)
+    rules_cited = sorted(cited, key=_rule_order) or ["B-1"]
+    clauses = touched_clauses(diff, actions, registry, version)
+    digest = case_id(diff).removeprefix("fuzz-")
+    cid = id_prefix(folder_of(clauses, rules_cited, registry)) + f"fuzz-{digest}"
     where = "after setup" if diff.step == 0 else f"at action {diff.step}"
     notes = (
         f"Exported by `palconf fuzz`{f' (seed {seed})' if seed is not None else ''}: "
         f"engine {diff.engine_name or '(unnamed)'} differed from the oracle {where} "
         f"({diff.kind}: {diff.summary}). Expectations are the oracle's answers. "
-        "Before committing: check them against the rules text, cite the clauses this "
-        "case tests, give it a title that states the fact, move it to "
-        "cases/<keyword>/ (or interactions/, base/) and rename it to match (the id "
-        "starts with the folder's name)."
+        "It cites every testable clause of the keywords on the cards the difference "
+        "touches: before committing, check the expectations against the rules text, keep "
+        "the clauses this case tests (its folder and id prefix follow them), give it a "
+        "title that states the fact, and bless it (palconf rules bless)."
     )
     ruled = [OPEN_REASONS_RULING] if any(isinstance(e.get("refused"), list) for e in expect) else []
     return {
         "id": cid,
-        "title": f"Generated board where an engine differed from the oracle ({cid[5:]})",
-        "clauses": [],
-        "rules": rules_cited or ["B-1"],
+        "title": f"Generated board where an engine differed from the oracle ({digest})",
+        "clauses": clauses,
+        "rules": rules_cited,
         **({"interpretations": ruled} if ruled else {}),
         "notes": notes,
         "setup": diff.game.state,
         "actions": [as_case_action(a) for a in actions],
         "expect": expect,
     }
+
+
+def folder_of(clauses: list[str], rules: list[str], registry: Registry) -> str:
+    """The folder of cases/ a case citing `clauses` and `rules` belongs in (lint's rule)."""
+    keywords = [registry.clauses[c].keyword for c in clauses]
+    return case_folder(groups_of(keywords, rules))
 
 
 def write_case(case: dict[str, Any], directory: Path, *, overwrite: bool = False) -> Path:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from palconf.core import Result
 from palconf.core.causes import by_cause, shared_cause
 from palconf.core.results_file import (
+    NotResults,
     ResultsError,
     ResultsFile,
     duplicates_warning,
@@ -143,11 +144,9 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
     for p in files:
         try:
             runs.append(read_results(p))
-        except ResultsError:
-            if not _is_transcript(p):
-                raise
+        except NotResults as e:
             if warn is not None:
-                warn(f"{p}: a transcript, not a results file: left out")
+                warn(f"{e}: left out")
             continue
         duplicated = duplicates_warning(runs[-1])
         if duplicated and warn is not None:
@@ -172,16 +171,6 @@ def _not_a_file(path: Path) -> str | None:
         return None
     kind = file_kind(mode)
     return f"a link to {kind}" if link else kind
-
-
-def _is_transcript(path: Path) -> bool:
-    """The file's first line is a transcript's header (`palconf.explain.transcript`)."""
-    try:
-        with path.open("rb") as f:  # (a header line is short: read no more than 64 KiB)
-            head = json.loads(f.readline(65536))
-    except (OSError, ValueError):
-        return False
-    return isinstance(head, dict) and set(head) == {"transcript"}
 
 
 def site_pages(

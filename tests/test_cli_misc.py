@@ -91,7 +91,9 @@ def test_list_cases_plain_is_one_aligned_line_per_case(
 ) -> None:
     code, out, _ = run(capsys, "list", "--cases", str(folder))
     assert code == 0
-    lines = out.splitlines()
+    head, *lines = out.splitlines()
+    assert head.split() == ["ID", "FILE", "GROUPS", "CLAUSES", "RULES", "RULINGS", "TITLE"]
+    assert head.index("TITLE") == lines[0].index("Brave 200")
     assert [line.split()[:6] for line in lines] == [
         ["brave-sample", "brave/brave-sample.toml", "brave", "brave.1", "B-12", "-"],
         ["stealth-sample", "stealth/stealth-sample.toml", "stealth", "stealth.1", "-", "-"],
@@ -99,6 +101,32 @@ def test_list_cases_plain_is_one_aligned_line_per_case(
     starts = [lines[0].index("Brave 200"), lines[1].index("Stealth attacker")]
     assert starts[0] == starts[1]  # the title column lines up
     assert lines[0].index("brave.1") == lines[1].index("stealth.1")
+
+
+def test_list_cuts_its_lines_to_the_terminal_and_v_prints_them_whole(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")  # (what shutil.get_terminal_size reads first)
+    code, piped, _ = run(capsys, "list")  # not a terminal: whole lines
+    assert code == 0 and "…" not in piped
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # (capsys's stdout)
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    head, *lines = out.splitlines()
+    assert head.startswith("ID ") and head.rstrip().endswith("TITLE")
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert any(line.endswith("…") for line in lines)  # long text cut, and says so
+    ids = [c["id"] for c in as_json(capsys, "list", "--json")["cases"]]
+    longest = max(ids, key=len)
+    assert any(line.startswith(longest[:20]) for line in lines)
+    code, whole, _ = run(capsys, "list", "-v")
+    assert code == 0 and whole == piped and len(whole.splitlines()) == len(ids) + 1
+    assert max(len(line) for line in whole.splitlines()) > 100
+    assert [line.split()[0] for line in whole.splitlines()[1:]] == ids
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = run(capsys, "list", "keywords")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 60
+    assert out.splitlines()[0].split() == ["GROUP", "CLAUSES", "TESTABLE", "CASES", "NAME"]
 
 
 def test_list_selects_cases_with_the_shared_options(
@@ -146,15 +174,9 @@ def test_list_keywords(folder: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert by_id["protocol"]["clauses"] == len(REGISTRY.protocol)
     code, out, _ = run(capsys, "list", "keywords", "--cases", str(folder), "-k", "brave")
     assert code == 0
-    assert out.split() == [
-        "brave",
-        str(len(brave)),
-        "clauses",
-        str(sum(c.testable for c in brave)),
-        "testable",
-        "1",
-        "cases",
-        "Brave",
+    assert [line.split() for line in out.splitlines()] == [
+        ["GROUP", "CLAUSES", "TESTABLE", "CASES", "NAME"],
+        ["brave", str(len(brave)), str(sum(c.testable for c in brave)), "1", "Brave"],
     ]
 
 
@@ -176,8 +198,9 @@ def test_list_clauses(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     every = as_json(capsys, *args, "--json")["clauses"]
     assert [r["id"] for r in every] == list(REGISTRY.clauses)
     code, out, _ = run(capsys, *args, "-k", "stealth")
-    lines = out.splitlines()
-    assert lines[0].split()[:5] == ["stealth.1", "stealth", "testable", "1", "cases"]
+    head, *lines = out.splitlines()
+    assert head.split() == ["CLAUSE", "KEYWORD", "TESTABLE", "CASES", "SUMMARY"]
+    assert lines[0].split()[:4] == ["stealth.1", "stealth", "testable", "1"]
     assert len(lines) == len([c for c in REGISTRY.clauses.values() if c.keyword == "stealth"])
     summary_at = {line.index(REGISTRY.clauses[line.split()[0]].summary[:10]) for line in lines}
     assert len(summary_at) == 1  # aligned

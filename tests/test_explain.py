@@ -15,7 +15,7 @@ from palconf.cases.loader import Case
 from palconf.cli import main
 from palconf.explain.transcript import read_transcript
 
-from .harness import ENGINES, PY, ROOT
+from .harness import ENGINES, PY, ROOT, broken
 
 pytest_plugins = ["tests.harness_fixtures"]
 
@@ -141,7 +141,7 @@ def test_explain_and_replay_against_a_node_engine(
     status, out, _ = explain(capsys, case, "--engine-cmd", engine, "--transcript", str(path))
     assert status == 1 and "engine: tiny-node 1" in out
     assert "  engine    refused: wrong-timing (tiny engine refuses everything)" in out
-    assert "the answer is not the one the case expects" in out
+    assert "  what went wrong: action 1 was refused (wrong-timing: tiny engine refuses" in out
     assert main(["replay", str(path), "--engine-cmd", engine]) == 0
     assert main(["replay", str(path)]) == 1  # the oracle accepts what tiny refuses
     capsys.readouterr()
@@ -155,3 +155,110 @@ def test_explain_keeps_the_line_breaks_of_rules_text(capsys: pytest.CaptureFixtu
     head = out.split("\nboard (the case's setup)")[0]
     rule = head.split("\nrules\n")[1]
     assert rule.startswith("  P-legal  ") and "\n      " in rule  # later lines indented
+
+
+# ---------------------------------------------- explain tells the story `run` tells (issue 35)
+
+REFUSES_LIFE_ZERO = "protocol-state-refused-setup-keeps-observed"
+
+
+def oracle_engine(tmp_path: Path, adjust: str) -> str:
+    """An engine command: the oracle's protocol session, each reply passed through `adjust`
+    (Python statements that may change `reply`, or replace `session`, given `req`)."""
+    path = tmp_path / "engine.py"
+    path.write_text(
+        "import json, sys\n"
+        "from palconf.oracle import Session\n"
+        "session = Session(name='t')\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    reply = session.handle(req)\n"
+        + "".join(f"    {s}\n" for s in adjust.splitlines())
+        + "    print(json.dumps(reply), flush=True)\n"
+        "    if req.get('cmd') == 'bye':\n"
+        "        break\n",
+        encoding="utf-8",
+    )
+    return f"{PY} {path}"
+
+
+def run_cli_out(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(["run", "--color", "never", "--progress", "none", *argv])
+    return status, capsys.readouterr().out
+
+
+def test_explain_shows_a_crashing_engines_stderr_as_run_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    engine = broken("crash")
+    block = "  engine stderr (last lines):\n    | broken engine: crashing on purpose at `act`\n"
+    status, out = run_cli_out(capsys, "--case", CASE, "--engine-cmd", engine)
+    assert status == 1 and block in out
+    status, out, _ = explain(capsys, CASE, "--engine-cmd", engine)
+    assert status == 1
+    verdict = out.split("\nverdict (as palconf run judges it): ERROR\n")[1]
+    assert block in verdict  # under the verdict, as in run's block
+    assert "the engine broke at action 1" in out
+    # an engine that does not start: its stderr under the message, as `run` prints it
+    for command in (["run", "--case", CASE], ["explain", CASE]):
+        assert main([*command, "--engine-cmd", broken("exit-at-hello")]) == 2
+        err = capsys.readouterr().err
+        assert "the engine did not start: the engine exited with status 4" in err
+        assert "\n  | broken engine: exiting at hello\n" in err
+
+
+def test_explain_names_the_setup_that_had_to_be_refused_not_what_follows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    mutant = f"{PY} -m palconf.cli serve --mutant state-master-at-zero-life-accepted"
+    status, out, _ = explain(capsys, REFUSES_LIFE_ZERO, "--engine-cmd", mutant)
+    assert status == 1
+    step = out.split("\nsetup step 1  ")[1].split("\nverdict")[0]
+    assert (
+        "  what went wrong: setup step 1 was accepted; it must be refused (invalid-state)" in step
+    )
+    assert "the case's OBSERVED: 12 field(s) differ (they follow from the answer above)" in step
+    assert '    active: expected "B", observed "A"' not in step  # counted, not listed
+    assert '    active: "B" -> "A"' in step  # what the engine did with the STATE
+
+
+def test_a_setup_accepted_then_forgotten_is_the_setup_in_run_and_explain(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # says ok to a STATE it cannot load (and forgets the game it had): `observe` then answers
+    # no-game, but what went wrong is the answer to the setup
+    engine = oracle_engine(
+        tmp_path,
+        "if req.get('cmd') == 'setup' and not reply['ok']:\n"
+        "    session, reply = Session(name='t'), {'ok': True}",
+    )
+    said = "setup step 1 was accepted; it must be refused (invalid-state)"
+    status, out = run_cli_out(capsys, "--case", REFUSES_LIFE_ZERO, "--engine-cmd", engine)
+    assert status == 1 and f"\nFAIL {REFUSES_LIFE_ZERO}: " in out and said in out
+    assert "answered no-game" not in out
+    status, out, _ = explain(capsys, REFUSES_LIFE_ZERO, "--engine-cmd", engine)
+    assert status == 1
+    assert "  engine    loaded\n" in out.split("\nsetup step 1  ")[1]
+    assert f"  what went wrong: {said}" in out
+    assert f"verdict (as palconf run judges it): FAIL\n  {said}" in out
+
+
+def test_an_engines_line_breaks_are_lines_in_run_and_explain(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    engine = oracle_engine(
+        tmp_path,
+        "if req.get('cmd') == 'act':\n"
+        "    reply = {'ok': False, 'error': 'illegal', 'reason': 'not-found',\n"
+        "             'message': 'no such card\\nlooked in: hand\\tbattle\\x1b[31m\\r'}",
+    )
+    status, out = run_cli_out(capsys, "--case", CASE, "--engine-cmd", engine)
+    assert status == 1 and "\\x0a" not in out and "\\x09" not in out
+    assert "(not-found: no such card\n    looked in: hand\tbattle\\x1b[31m\\x0d); it must" in out
+    status, out, _ = explain(capsys, CASE, "--engine-cmd", engine)
+    assert status == 1 and "\\x0a" not in out and "\x1b" not in out
+    assert "  engine    refused: not-found (no such card\n            looked in: hand\t" in out
+    assert (
+        "verdict (as palconf run judges it): FAIL\n"
+        "  action 1 was refused (not-found: no such card\n    looked in:" in out
+    )

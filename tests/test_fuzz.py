@@ -35,6 +35,7 @@ from palconf.generators.export import _keys, as_case_action, case_from_differenc
 from palconf.generators.game import play
 from palconf.generators.lockstep import diff_observed
 from palconf.oracle import Refusal, Rules
+from palconf.registry import load as load_registry
 from palconf.running.runner import run_case
 
 from .engines.misread import MISREADINGS
@@ -42,6 +43,7 @@ from .engines.misread import MISREADINGS
 ROOT = Path(__file__).resolve().parent.parent
 MISREAD = ROOT / "tests" / "engines" / "misread.py"
 SERVE = f"{sys.executable} -m palconf.cli serve"
+REGISTRY = load_registry()
 
 
 def started(engine: Any) -> Any:
@@ -462,7 +464,7 @@ def test_fuzz_command_finds_the_misread_engine_and_exports_a_case(
     # (Hypothesis's local constants), so the tests that ran before in this process
     assert re.search(r"^DIFFERENCE \(observed\) (after setup|at action 1):", out, re.M), out
     assert "on the oracle: pass" in out and "on the engine: fail" in out
-    (path,) = tmp_path.glob("fuzz-*.toml")
+    (path,) = tmp_path.glob("*/*-fuzz-*.toml")  # into its group's folder
     case, errors = load_case(path)
     assert case is not None, errors
     assert run_case(started(OracleEngine()), case).outcome == "pass"
@@ -568,3 +570,74 @@ def test_a_reason_the_protocol_leaves_open_is_no_difference(tmp_path: Path) -> N
     assert case["expect"][0]["refused"] == ["invalid-action", "wrong-timing"]
     assert case["interpretations"] == ["I-25"]
     assert check_export(diff, wrong, tmp_path).outcome == "fail"
+
+
+# ------------------------------------------- an export that cites and lints (issue 35)
+
+BRAVE_BOARD = {
+    "active": "A",
+    "players": {
+        "A": {
+            "life": 5,
+            "battle": [
+                {"id": "a1", "kind": "pal", "power": 3000, "strike": 1, "keywords": ["Brave 100"]}
+            ],
+        },
+        "B": {"life": 5, "battle": [{"id": "b1", "kind": "pal", "power": 3100, "state": "rest"}]},
+    },
+}
+END_TURN_B = {"do": "end-turn", "player": "B"}  # breaks one REASON row: wrong-player
+ATTACK_B = {"do": "attack", "player": "B", "attacker": "b1", "target": "a1"}  # breaks three
+ATTACK_A = {"do": "attack", "player": "A", "attacker": "a1", "target": "b1"}
+
+
+@pytest.mark.parametrize(
+    "actions, folder, rules",
+    [
+        ([END_TURN_B, ATTACK_A], "brave", ["B-6", "B-11", "B-18", "B-21"]),
+        (
+            [ATTACK_B, END_TURN_B, ATTACK_A],
+            "protocol",
+            ["B-6", "B-11", "B-18", "B-21", "P-reasons"],
+        ),
+    ],
+)
+def test_an_export_cites_what_it_touches_gives_reasons_and_passes_lint(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    actions: list[dict[str, Any]],
+    folder: str,
+    rules: list[str],
+) -> None:
+    game = play(Rules, BRAVE_BOARD, actions)
+    n = len(actions)  # the engine left out Brave: a1 stayed at 3000
+    diff = Difference(game, n, "observed", "1 field", [Diff("cards.a1.power", 3100, 3000)])
+    case = case_from_difference(diff, seed=0)
+    brave = [c.id for c in REGISTRY.clauses_in(REGISTRY.current) if c.keyword == "brave"]
+    assert case["clauses"] == [c for c in brave if REGISTRY.clauses[c].testable] != []
+    assert case["rules"] == rules and case["id"].startswith(f"{folder}-fuzz-")
+    refused = {e["after"]: e.get("refused") for e in case["expect"]}
+    assert refused[n - 1] == "wrong-player"  # the oracle's reason, not `true`
+    if n == 3:  # wrong-player, then cannot-attack and illegal-target: the first, P-reasons cited
+        assert refused[1] == "wrong-player"
+        assert game.steps[0].broken[:2] == ("wrong-player", "cannot-attack")
+    # written into a suite's cases folder (one beside a palconf/schemas/ of its own), it lints
+    schema = tmp_path / "palconf" / "schemas" / "case.schema.json"
+    schema.parent.mkdir(parents=True)
+    schema.write_bytes(paths.CASE_SCHEMA.read_bytes())
+    monkeypatch.setattr(paths, "CASE_SCHEMA", schema)
+    written = write_case(case, tmp_path / "cases" / folder)
+    capsys.readouterr()
+    assert cli_main(["lint", "--cases", str(tmp_path / "cases")]) == 0, capsys.readouterr()
+    assert run_case(started(OracleEngine()), load_case(written)[0]).outcome == "pass"
+
+
+def test_a_fuzz_run_that_finds_nothing_says_to_raise_examples(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["fuzz", "--engine-cmd", SERVE, "--examples", "3", "--no-directed", "-q"]
+    assert cli_main([*argv, "--max-actions", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "no difference in 3 game(s)" in out
+    assert "palconf fuzz: to look further, raise --examples (this run: 3)" in out

@@ -187,7 +187,10 @@ def test_a_transcript_in_the_results_folder_is_left_out_with_a_warning(
     (folder / "run.jsonl").write_text(meta_line(meta) + json.dumps(result) + "\n", "utf-8")
     assert cli(["site", str(folder), "--out", str(tmp_path / "o")]) == 0
     err = capsys.readouterr().err
-    assert "a-transcript.jsonl: a transcript, not a results file: left out" in err
+    assert (
+        "a-transcript.jsonl: a transcript, not a results file (palconf replay reads it): left out"
+        in err
+    )
     assert (tmp_path / "o" / "engines" / "eng.html").is_file()
 
 

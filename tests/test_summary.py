@@ -173,3 +173,25 @@ def test_a_meta_line_of_right_values_is_read(tmp_path: Path, field: str, value: 
     assert len(parse_lines(path.read_text(encoding="utf-8").splitlines(), "x").results) == 2
     older = ['{"meta": {"engine": {"name": "e"}}}', json.dumps(RESULTS[0].to_json())]
     assert parse_lines(older, "x").meta == {"engine": {"name": "e"}}  # fields left out: read
+
+
+@pytest.mark.parametrize("command", ["summary", "report", "site"])
+def test_a_transcript_is_named_so_by_summary_report_and_site(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    folder = tmp_path / "results"
+    folder.mkdir()
+    path = folder / "t.jsonl"
+    explained = cli(["explain", "brave-100-ties-3100-and-both-die", "--transcript", str(path)])
+    assert explained == 0 and path.is_file()
+    capsys.readouterr()
+    argv = {
+        "summary": [str(path)],
+        "report": [str(path), "--out", str(tmp_path / "out")],
+        "site": [str(folder), "--out", str(tmp_path / "out")],
+    }[command]
+    assert cli([command, *argv]) == 2  # (site: no other file in the folder)
+    err = capsys.readouterr().err
+    said = f"{path}: a transcript, not a results file (palconf replay reads it)"
+    assert said in err and ":1:" not in err
+    assert len(err.strip().splitlines()) == (2 if command == "site" else 1)

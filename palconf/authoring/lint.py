@@ -13,7 +13,7 @@ from typing import Any
 from palconf.cases.loader import Case, locate
 from palconf.cases.open_reasons import open_reasons
 from palconf.core import json_read
-from palconf.core.outcomes import BASE, PROTOCOL
+from palconf.core.outcomes import BASE, case_folder
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.oracle import Rules, StateError
 from palconf.registry import Registry
@@ -42,13 +42,13 @@ class Problem:
 
 def expected_folder(case: Case, registry: Registry) -> str:
     """cases/protocol/ for a case citing a P- rule; else the one keyword's folder,
-    cases/interactions/ for several, cases/base/ for none."""
-    if PROTOCOL in case.keywords:
-        return PROTOCOL
-    kws = [k for k in case.keywords if k != BASE]
-    if not kws:
-        return BASE
-    return kws[0] if len(kws) == 1 else INTERACTIONS
+    cases/interactions/ for several, cases/base/ for none (`case_folder`)."""
+    return case_folder(case.keywords)
+
+
+def id_prefix(folder: str) -> str:
+    """How the id of a case in cases/`folder`/ starts (`brave-`, `ix-`, `base-`, …)."""
+    return {BASE: "base-", INTERACTIONS: "ix-"}.get(folder, folder + "-")
 
 
 REASONS_RULE = "P-reasons"
@@ -132,7 +132,7 @@ def lint_cases(
                 f"not cases/{folder}/",
                 ["clauses"],
             )
-        prefix = {BASE: "base-", INTERACTIONS: "ix-"}.get(want, want + "-")
+        prefix = id_prefix(want)
         if not case.id.startswith(prefix):
             problem(f"the id of a case in cases/{want}/ starts with `{prefix}`", ["id"])
         key = case.title.strip().lower()

@@ -23,6 +23,7 @@ from palconf.commands import (
 from palconf.core import EngineFault, Result, terminal_safe
 from palconf.core.compare import show
 from palconf.core.errors import UsageError
+from palconf.core.text import stderr_lines, stderr_tail, terminal_block
 from palconf.engines.options import add_engine_options, make_engine
 from palconf.engines.oracle_engine import OracleEngine, oracle_of
 from palconf.explain.board import render_board
@@ -83,10 +84,9 @@ def find_case(spec: str, folder: Path | None, registry: Registry) -> Case | str:
 
 
 def _block(text: str, indent: str = "      ") -> str:
-    """Rules text for the terminal: control characters escaped, but its line breaks kept
-    (each further line indented under the first), never shown as `\\x0a`."""
-    safe = terminal_safe(text.replace("\r\n", "\n"), LIMIT, keep_newlines=True)
-    return safe.replace("\n", "\n" + indent)
+    """Rules or engine text for the terminal: control characters escaped, its line breaks
+    kept (each further line indented under the first), never shown as `\\x0a`."""
+    return terminal_block(text, LIMIT, indent)
 
 
 def _json(value: Any) -> str:
@@ -125,34 +125,57 @@ def print_header(
 
 def print_step(view: StepView, paint: Paint) -> None:
     if view.n == 0:
-        print(f"\n{paint('setup', 'bold')}")
+        label = "setup"
+        print(f"\n{paint(label, 'bold')}")
     else:
         assert view.step is not None
-        kind = view.step.label
-        print(f"\n{paint(f'{kind} {view.n}', 'bold')}  {_json(view.step.body)}")
+        label = f"{view.step.label} {view.n}"
+        print(f"\n{paint(label, 'bold')}  {_json(view.step.body)}")
     print(f"  expected  {terminal_safe(view.expected, LIMIT)}")
     ok = view.as_expected
-    print(
-        f"  engine    {paint(terminal_safe(view.engine.verdict, LIMIT), 'green' if ok else 'red')}"
-    )
+    verdict = paint(_block(view.engine.verdict, " " * 12), "green" if ok else "red")
+    print(f"  engine    {verdict}")
     if view.oracle is not None:
-        print(f"  oracle    {terminal_safe(view.oracle.verdict, LIMIT)}")
-    if view.answer_differs:
-        print(f"  {paint('the answer is not the one the case expects', 'red')}")
+        print(f"  oracle    {_block(view.oracle.verdict, ' ' * 12)}")
+    if view.engine.fault is not None and view.engine.answered:
+        print(f"  {paint('then it broke: ' + _block(view.engine.fault), 'red')}")
+    for line in stderr_lines(view.engine.stderr):
+        print(line)
+    wrong_answer = view.problem is not None
+    if view.problem is not None:
+        if view.after is None:
+            head = "what went wrong" if view.first_wrong else "the answer is not the case's"
+            print(f"  {paint(head + ': ' + _block(view.problem), 'red')}")
+        else:
+            print(
+                f"  the answer is not the case's either: {_block(view.problem)} "
+                f"(after the step that went wrong, {_step_name(view.after)})"
+            )
+    elif view.first_wrong:
+        what = (
+            f"the engine broke at {label}"
+            if view.engine.fault is not None
+            else f"what the engine shows after {label} (below)"
+        )
+        print(f"  {paint('what went wrong: ' + what, 'red')}")
+    # after a wrong answer, what differs follows from it: counted, not listed (what the
+    # engine did is in "changed since the step before")
+    follows = " (they follow from the answer above)" if wrong_answer else ""
     if view.expected_diffs:
-        print(f"  the case's OBSERVED: {len(view.expected_diffs)} field(s) differ")
-        for d in view.expected_diffs:
+        print(f"  the case's OBSERVED: {len(view.expected_diffs)} field(s) differ{follows}")
+        for d in [] if wrong_answer else view.expected_diffs:
             print(f"    {terminal_safe(d, LIMIT)}")
     if view.legal_diffs:
-        print(f"  LEGAL: {len(view.legal_diffs)} difference(s)")
-        for d in view.legal_diffs:
+        print(f"  LEGAL: {len(view.legal_diffs)} difference(s){follows}")
+        for d in [] if wrong_answer else view.legal_diffs:
             print(f"    {terminal_safe(d, LIMIT)}")
     if view.oracle is not None and view.oracle.observed is not None:
         if view.oracle_diffs:
             print(
-                f"  whole OBSERVED against the oracle's: {len(view.oracle_diffs)} field(s) differ"
+                f"  whole OBSERVED against the oracle's: {len(view.oracle_diffs)} field(s) "
+                f"differ{follows}"
             )
-            for d in view.oracle_diffs:
+            for d in [] if wrong_answer else view.oracle_diffs:
                 print(
                     f"    {terminal_safe(d.path, 300)}: oracle {_show(d.expected)}, "
                     f"engine {_show(d.observed)}"
@@ -163,6 +186,10 @@ def print_step(view: StepView, paint: Paint) -> None:
         print("  changed since the step before:")
         for d in view.changes:
             print(f"    {terminal_safe(d.path, 300)}: {_show(d.expected)} -> {_show(d.observed)}")
+
+
+def _step_name(n: int) -> str:
+    return "the setup" if n == 0 else f"step {n}"
 
 
 def _show(value: Any) -> str:
@@ -191,8 +218,9 @@ def main(args: argparse.Namespace) -> int:
         recorder = Recorder(engine)
         recorder.start()
     except EngineFault as e:
+        tail = stderr_tail(e.stderr or engine.take_stderr())  # as `palconf run` shows it
         engine.close()
-        raise UsageError(f"the engine did not start: {terminal_safe(e.message)}") from None
+        raise UsageError(f"the engine did not start: {terminal_safe(e.message)}{tail}") from None
     oracle = None if is_oracle else oracle_of(version, registry)
     try:
         if oracle is not None:
@@ -243,6 +271,8 @@ def print_verdict(result: Result, paint: Paint) -> None:
         + paint.outcome(result.outcome, result.outcome.upper())
     )
     if result.message:
-        print(f"  {terminal_safe(result.message, LIMIT)}")
+        print(f"  {_block(result.message, '    ')}")
     for d in result.diffs:
         print(f"    {terminal_safe(d, LIMIT)}")
+    for line in stderr_lines(result.stderr):  # as `palconf run` shows it
+        print(line)

@@ -71,8 +71,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--export",
         type=Path,
         metavar="DIR",
-        help="write the minimal difference as a case file into DIR (atomically; never "
-        "through a link, never over an earlier export unless --overwrite)",
+        help="write the minimal difference as a case file into DIR/<group>/ (DIR a cases "
+        "folder, such as the checkout's cases/, where it passes `palconf lint`; atomically, "
+        "never through a link, never over an earlier export unless --overwrite)",
     )
     p.add_argument(
         "--transcript",

@@ -17,11 +17,12 @@ from palconf.commands import chosen_rules, registry_or_exit
 from palconf.core import Engine, EngineFault, Outcome, terminal_safe
 from palconf.core.errors import UsageError
 from palconf.core.safe_write import UnsafeWrite
+from palconf.core.text import stderr_lines
 from palconf.engines.options import make_engine
 from palconf.engines.oracle_engine import oracle_of
 from palconf.generators._edges import EDGE_NAMES
 from palconf.generators.differential import REASONS, Difference, FuzzReport, format_difference, fuzz
-from palconf.generators.export import ExportError, case_from_difference, write_case
+from palconf.generators.export import ExportError, case_from_difference, folder_of, write_case
 from palconf.generators.formatting import format_hits
 from palconf.generators.parallel import WorkerFailed, fuzz_parallel
 from palconf.generators.profiles import open_database
@@ -108,9 +109,8 @@ def verify_export(path: Path, engine: Engine, version: str | None = None) -> lis
 
 def print_stderr_tail(stderr: str) -> None:
     """The last lines of an engine's stderr, after a message that it broke."""
-    if stderr:
-        lines = ("    | " + terminal_safe(line, 200) for line in stderr.splitlines()[-5:])
-        print("  engine stderr (last lines):\n" + "\n".join(lines), file=sys.stderr)
+    for line in stderr_lines(stderr):
+        print(line, file=sys.stderr)
 
 
 def main_parallel(args: argparse.Namespace) -> int:
@@ -191,6 +191,10 @@ def finish(args: argparse.Namespace, engine: Engine, report: FuzzReport) -> int:
             f"compared in {report.seconds:.1f} s ({rate:.0f}/s)"
             + (f"; {report.skipped} board(s) skipped as unsupported" if report.skipped else "")
         )
+        print(
+            f"palconf fuzz: to look further, raise --examples (this run: {args.examples}), "
+            f"or try another --seed"
+        )
         return 0
     for k, diff in enumerate(report.differences, start=1):
         if len(report.differences) > 1:
@@ -245,9 +249,12 @@ def _show_difference(
             f"`palconf replay {path} --requests` into the engine"
         )
     if args.export is not None:
+        registry = registry_or_exit()
         try:
-            case = case_from_difference(diff, seed=args.seed)
-            written = write_case(case, args.export, overwrite=args.overwrite)
+            version = getattr(args, "rules_version", None)
+            case = case_from_difference(diff, seed=args.seed, registry=registry, version=version)
+            folder = args.export / folder_of(case["clauses"], case["rules"], registry)
+            written = write_case(case, folder, overwrite=args.overwrite)
         except (ExportError, OSError) as e:
             print(f"palconf fuzz: cannot export the case: {e}", file=sys.stderr)
             return False

@@ -1,7 +1,9 @@
 """`palconf list [cases|keywords|clauses|versions]`: what the suite holds, one line each, or JSON.
 
-Plain output is one line per item, in aligned columns, every text from the files made
-terminal-safe; `--json` prints one JSON document (keys sorted, ASCII only). The case options
+Plain output is a header row, then one line per item, in aligned columns, every text from the
+files made terminal-safe; on a terminal each line is cut to its width
+(`shutil.get_terminal_size`) with "…", and `-v` prints every line whole; `--json` prints one
+JSON document (keys sorted, ASCII only). The case options
 (`--cases`, `--keyword`, `--case`) choose the cases listed or counted; `--rules V` the rules
 version (default: the registry's current one) whose suite, keywords and clauses are listed.
 """
@@ -10,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,8 +52,9 @@ current one): the cases (default), the keyword groups, the clauses, or the versi
 
 The case options choose the cases listed or counted; with --keyword, `keywords` and
 `clauses` list only those groups. Cases are counted when they hold for V (`palconf rules
-status`). Plain output: one line per item, aligned columns, a list joined by commas, '-'
-for none.
+status`). Plain output: a header row, then one line per item, aligned columns, a list joined
+by commas, '-' for none; on a terminal each line is cut to its width with '…' (-v, or a
+pipe: whole lines).
 
 --json prints one document; keys are sorted and every string is ASCII (\\u escapes):
   cases:    {"rules_version": V, "cases": [{"id", "path", "keywords", "clauses", "rules",
@@ -82,6 +87,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_case_options(p)
     add_rules_option(p)
     p.add_argument("--json", action="store_true", help="one JSON document (shape above)")
+    p.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="print every line whole (by default a terminal's lines are cut to its width)",
+    )
     p.set_defaults(func=main)
 
 
@@ -185,21 +196,72 @@ def cell(value: Any) -> str:
     return terminal_safe(value if value != "" else "-")
 
 
-def plain(table: list[list[Any]]) -> list[str]:
-    """Rows of cells as aligned lines: numbers right-aligned, the last column not padded."""
+def plain(
+    table: list[list[Any]], header: Sequence[str] = (), width: int | None = None
+) -> list[str]:
+    """Rows of cells as aligned lines, after the `header` row (if any): numbers
+    right-aligned, the last column not padded. With a `width`, lines are fitted to it
+    (`fit`): long text is cut, "…" marking where."""
     if not table:
         return []
     cells = [[cell(v) for v in row] for row in table]
+    if header:
+        cells.insert(0, list(header))
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
     numeric = [all(isinstance(row[i], int) for row in table) for i in range(len(table[0]))]
+    if width is not None:
+        widths = fit(widths, numeric, width)
     lines = []
     for row in cells:
         padded = [
-            v.rjust(w) if num else v.ljust(w)
+            cut(v, w).rjust(w) if num else cut(v, w).ljust(w)
             for v, w, num in zip(row, widths, numeric, strict=True)
         ]
-        lines.append("  ".join([*padded[:-1], row[-1]]).rstrip())
+        lines.append(cut("  ".join([*padded[:-1], cut(row[-1], widths[-1])]).rstrip(), width))
     return lines
+
+
+#: the narrowest a text column is cut to (the last one, the long text: `LAST`)
+NARROWEST, LAST = 8, 20
+
+
+def fit(widths: list[int], numeric: list[bool], width: int) -> list[int]:
+    """Column widths whose line (two spaces between columns) fits `width`: the last column
+    (a title, a summary) is cut first, down to `LAST`; then the widest text column between
+    the first and the last, one character at a time, down to `NARROWEST`; the first column
+    (the id to give other commands) last of all. What still does not fit is cut at the end
+    of the line."""
+    widths = list(widths)
+    excess = sum(widths) + 2 * (len(widths) - 1) - width
+    if excess <= 0:
+        return widths
+    shrink = min(excess, max(0, widths[-1] - LAST))
+    widths[-1] -= shrink
+    excess -= shrink
+    for columns in (range(1, len(widths) - 1), range(1)):
+        text = [k for k in columns if not numeric[k]]
+        while excess > 0 and text:
+            i = max(text, key=lambda k: widths[k])
+            if widths[i] <= NARROWEST:
+                break
+            widths[i] -= 1
+            excess -= 1
+    return widths
+
+
+def line_width(whole: bool) -> int | None:
+    """How wide a line may be: the terminal's width (`shutil.get_terminal_size`, which reads
+    COLUMNS first) when stdout is a terminal; None (whole lines) for `-v` or a pipe."""
+    if whole or not sys.stdout.isatty():
+        return None
+    return max(20, shutil.get_terminal_size().columns)
+
+
+def cut(text: str, width: int | None) -> str:
+    """`text` cut to `width` characters, its end shown as "…" (None: whole)."""
+    if width is None or len(text) <= width:
+        return text
+    return text[: max(0, width - 1)] + "…"
 
 
 def main(args: argparse.Namespace) -> int:
@@ -208,7 +270,9 @@ def main(args: argparse.Namespace) -> int:
     selected = select_cases(args, registry)
     suite = [c for c in selected if standing(c, registry, version).in_suite]
     counted = [c for c in suite if standing(c, registry, version).runs]
+    header: tuple[str, ...]
     if args.what == "cases":
+        header = ("ID", "FILE", "GROUPS", "CLAUSES", "RULES", "RULINGS", "TITLE")
         rows = case_rows(suite, registry, version)
         order = ["id", "path", "keywords", "clauses", "rules", "interpretations"]
         table = [
@@ -219,21 +283,12 @@ def main(args: argparse.Namespace) -> int:
             for r in rows
         ]
     elif args.what == "keywords":
+        # (for protocol and base, CLAUSES counts their rules: P-… and B-n)
+        header = ("GROUP", "CLAUSES", "TESTABLE", "CASES", "NAME")
         rows = keyword_rows(counted, registry, args.keyword, version)
-        table = [
-            [
-                r["id"],
-                r["clauses"],
-                "clauses" if r["kind"] == "keyword" else "rules",
-                r["testable"],
-                "testable",
-                r["cases"],
-                "cases",
-                r["name"],
-            ]
-            for r in rows
-        ]
+        table = [[r["id"], r["clauses"], r["testable"], r["cases"], r["name"]] for r in rows]
     elif args.what == "versions":
+        header = ("VERSION", "CURRENT", "ORACLE", "ADDED", "CHANGED", "REMOVED", "CASES", "TITLE")
         rows = version_rows(selected, registry)
         table = [
             [
@@ -241,18 +296,15 @@ def main(args: argparse.Namespace) -> int:
                 "current" if r["current"] else "-",
                 r["oracle"],
                 r["added"],
-                "added",
                 r["changed"],
-                "changed",
                 r["removed"],
-                "removed",
                 r["cases"],
-                "cases",
                 r["title"],
             ]
             for r in rows
         ]
     else:
+        header = ("CLAUSE", "KEYWORD", "TESTABLE", "CASES", "SUMMARY")
         rows = clause_rows(counted, registry, args.keyword, version)
         table = [
             [
@@ -260,7 +312,6 @@ def main(args: argparse.Namespace) -> int:
                 r["keyword"],
                 "testable" if r["testable"] else "untestable",
                 r["cases"],
-                "cases",
                 r["summary"],
             ]
             for r in rows
@@ -269,6 +320,6 @@ def main(args: argparse.Namespace) -> int:
         document = {"rules_version": version, args.what: rows}
         print(json.dumps(document, indent=2, sort_keys=True))
         return 0
-    for line in plain(table):
+    for line in plain(table, header, line_width(args.verbose)):
         print(line)
     return 0

@@ -26,6 +26,7 @@ from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, termi
 from palconf.core.errors import ExitCode, UsageError
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
+from palconf.core.text import stderr_lines, stderr_tail, terminal_block
 from palconf.engines.options import (
     add_engine_options,
     fail_count,
@@ -191,23 +192,22 @@ def _skip_result(case: Case, why: str) -> Result:
 def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = None) -> None:
     """A result that is not as expected: what the case is and where its file is, what went
     wrong, the engine's stderr. The engine's (and the files') text goes through
-    `terminal_safe`."""
+    `terminal_safe`; the message, which may be the engine's, is a block (`terminal_block`:
+    its line breaks kept)."""
     head = paint.outcome(r.outcome, r.outcome.upper())
     print(f"\n{head} {terminal_safe(r.id, 200)}: {terminal_safe(r.title)}", file=out)
     if r.path:
         print(f"  file: {terminal_safe(case_file(r.path, cases))}", file=out)
     if r.clauses:
         print(f"  clauses: {terminal_safe(', '.join(r.clauses), 2000)}", file=out)
-    print(f"  {terminal_safe(r.message, 2000)}", file=out)
+    print(f"  {terminal_block(r.message, 2000)}", file=out)
     if r.expected or r.outcome == Outcome.XPASS:
         note = f" ({terminal_safe(r.note)})" if r.note else ""
         print(f"  expectations: {terminal_safe(' or '.join(r.expected)) or 'pass'}{note}", file=out)
     for d in r.diffs:
         print(f"    {terminal_safe(d, 2000)}", file=out)
-    if r.stderr:
-        print("  engine stderr (last lines):", file=out)
-        for line in r.stderr.splitlines()[-5:]:
-            print(f"    | {terminal_safe(line, 300)}", file=out)
+    for line in stderr_lines(r.stderr):
+        print(line, file=out)
 
 
 def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
@@ -216,10 +216,7 @@ def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
     try:
         engine.start()
     except EngineFault as e:
-        tail = "".join(
-            f"\n  | {terminal_safe(line, 300)}"
-            for line in (e.stderr or engine.take_stderr()).splitlines()[-10:]
-        )
+        tail = stderr_tail(e.stderr or engine.take_stderr())
         raise UsageError(
             f"the engine did not start: {terminal_safe(e.message, 2000)}{tail}\n"
             f"palconf: check the engine with: palconf smoke --engine-cmd "

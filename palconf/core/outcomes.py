@@ -108,16 +108,23 @@ def groups_of(keywords: Iterable[str], rules: Iterable[str]) -> tuple[str, ...]:
     return tuple(out) or (BASE,)
 
 
+def case_folder(groups: Iterable[str]) -> str:
+    """The folder of `cases/` a case of these groups (`groups_of`) belongs in: `protocol`
+    when it cites a P- rule, else its one keyword's, `interactions` for several, `base` for
+    none (`palconf lint` checks it; `palconf fuzz --export` writes there)."""
+    found = [g for g in groups if g != BASE]
+    if PROTOCOL in found:
+        return PROTOCOL
+    if len(found) > 1:
+        return "interactions"
+    return found[0] if found else BASE
+
+
 def junit_classname(groups: Iterable[str]) -> str:
     """A case's JUnit `classname`, from its groups (`groups_of`): the folder of `cases/` it
     belongs in (`palconf.taunt`, `palconf.interactions`, `palconf.protocol`, `palconf.base`).
     `palconf report`'s junit.xml and pytest's `--junitxml` (the plugin) both use it."""
-    found = tuple(groups)
-    if PROTOCOL in found:
-        return f"palconf.{PROTOCOL}"
-    if len(found) > 1:
-        return "palconf.interactions"
-    return f"palconf.{found[0] if found else BASE}"
+    return f"palconf.{case_folder(groups)}"
 
 
 def _strings(obj: dict[str, Any], name: str) -> tuple[str, ...]:

@@ -38,6 +38,9 @@ unknown) unless told otherwise.
 Results files are untrusted input: every line is read by the one JSON reader
 (palconf.core.json_read: depth-limited, strict) and every result by `Result.from_json`,
 which type-checks every field; every problem is a `ResultsError` naming the file and line.
+A transcript (`palconf explain --transcript`, `fuzz --transcript`: JSON Lines too, its first
+line `{"transcript": {...}}`) is told apart by its first line: `NotResults`, with the one
+message every reader gives (`summary`, `report`, `site`, which leaves it out).
 """
 
 from __future__ import annotations
@@ -65,12 +68,14 @@ __all__ = [
     "FORMAT_VERSION",
     "META_KEY",
     "UNKNOWN_RULES",
+    "NotResults",
     "ResultsError",
     "ResultsFile",
     "ResultsWriter",
     "duplicates_warning",
     "from_json_objects",
     "is_meta",
+    "is_transcript_header",
     "meta_line",
     "parse_lines",
     "read_results",
@@ -85,6 +90,18 @@ UNKNOWN_RULES = "unknown"
 
 class ResultsError(UsageError):
     """A results file cannot be read, resumed or written: the message says where and why."""
+
+
+class NotResults(ResultsError):
+    """The file is a transcript, not a results file (the message says so, and what reads it)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path}: a transcript, not a results file (palconf replay reads it)")
+
+
+def is_transcript_header(obj: Any) -> bool:
+    """Whether a JSON line is a transcript's first line (palconf.explain.transcript)."""
+    return isinstance(obj, dict) and set(obj) == {"transcript"}
 
 
 def utc_now() -> str:
@@ -273,6 +290,8 @@ def parse_lines(
             obj = without_surrogates(json_read.loads(line))
         except ValueError as e:
             raise ResultsError(f"{path}:{n}: not JSON: {_json_problem(e)}") from None
+        if meta is None and not first_result and is_transcript_header(obj):
+            raise NotResults(path)
         if is_meta(obj):
             m = obj[META_KEY]
             if not isinstance(m, dict):

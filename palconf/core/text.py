@@ -6,6 +6,12 @@ space) is shown as its escape (`\\x1b`, `\\ud800`), never sent as such. Newline 
 stay when `keep_newlines` is set (multi-line messages), else they are escaped too. `limit`
 bounds the length, cutting with "…". JSON for a terminal (`terminal_json`) is the same rule
 with JSON's escapes (`\\u202e`), so the document still reads back the same.
+
+Text shown as a block (an engine's message or stderr, rules text: `terminal_block`) keeps
+its line breaks and tabs, each further line indented under the first; a carriage return, which
+would let a line overwrite the one before it, is escaped like any control character.
+`stderr_lines` is the one way every command shows an engine's stderr: its last lines, each
+behind `| `; `stderr_tail` the same lines under a message (an engine that did not start).
 """
 
 from __future__ import annotations
@@ -62,6 +68,33 @@ def terminal_safe(
     if limit is not None and len(s) > limit:
         s = s[: max(0, limit - 1)] + "…"
     return s
+
+
+def terminal_block(text: Any, limit: int | None = None, indent: str = "    ") -> str:
+    """`text` for a terminal as a block: `terminal_safe` with its line breaks (`\\r\\n` and
+    `\\n`) and tabs kept, never shown as `\\x0a`; every line after the first starts with
+    `indent`, so that the block sits under the label it follows."""
+    s = text if isinstance(text, str) else str(text)
+    safe = terminal_safe(s.replace("\r\n", "\n"), limit, keep_newlines=True)
+    return safe.replace("\n", "\n" + indent)
+
+
+def stderr_lines(stderr: str, last: int = 5, indent: str = "  ") -> list[str]:
+    """An engine's stderr as a terminal shows it (none when it wrote nothing): a heading and
+    its `last` lines, each `| `, made safe by `terminal_safe` (the block of `palconf run`'s
+    failures, of `explain` and of the fuzzer)."""
+    lines = stderr.splitlines()[-last:]
+    if not lines:
+        return []
+    return [f"{indent}engine stderr (last lines):"] + [
+        f"{indent}  | {terminal_safe(line, 300)}" for line in lines
+    ]
+
+
+def stderr_tail(stderr: str, last: int = 10) -> str:
+    """The last lines of an engine's stderr under a one-line message (an engine that did not
+    start): each on a line of its own, `  | `, made safe by `terminal_safe`."""
+    return "".join(f"\n  | {terminal_safe(line, 300)}" for line in stderr.splitlines()[-last:])
 
 
 def terminal_json(value: Any, **dumps: Any) -> str:

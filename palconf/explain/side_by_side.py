@@ -6,6 +6,12 @@ engine's answer and the oracle's, the fields of the case's OBSERVED that differ,
 OBSERVED of the engine against the oracle's, what changed since the step before, and LEGAL
 where the case asks for it. The verdict is the runner's own (`run_case`), so `explain` and
 `run` never disagree.
+
+The story is the runner's too: a step whose answer is not the case's (a STATE accepted that
+P-state says to refuse, a refusal where the case expects the action or STATE to be taken) has
+that as its `problem`, in `verdict_problem`'s words, before anything observed after it; the
+OBSERVED differences of such a step follow from the answer. The first step that goes wrong is
+marked (`first_wrong`); every later step's problems follow from it.
 """
 
 from __future__ import annotations
@@ -37,7 +43,9 @@ class Answer:
     refusal: dict[str, Any] | None = None  # the refusal reply, when the step was refused
     observed: dict[str, Any] | None = None
     legal: list[Any] | None = None
-    fault: str | None = None
+    fault: str | None = None  # the engine broke: at the step's request, or at `observe` after
+    stderr: str = ""  # what the engine wrote to stderr as it broke
+    answered: bool = False  # the step's request had an answer (a fault may come after it)
 
 
 @dataclass
@@ -52,7 +60,15 @@ class StepView:
     oracle_diffs: list[Diff] = field(default_factory=list)
     changes: list[Diff] = field(default_factory=list)
     legal_diffs: list[Diff] = field(default_factory=list)
-    answer_differs: bool = False  # accepted where the case expects a refusal, or the reverse
+    # what is wrong with the answer itself (accepted where the case expects a refusal, or the
+    # reverse; the wrong code), in the runner's words; None when the answer is the case's
+    problem: str | None = None
+    first_wrong: bool = False  # the first step of the case that is not as expected
+    after: int | None = None  # the step that went wrong before this one (None: none did)
+
+    @property
+    def answer_differs(self) -> bool:
+        return self.problem is not None
 
     @property
     def as_expected(self) -> bool:
@@ -88,6 +104,7 @@ def _answer(
             reply = send_line(engine, step.line(), f"wire step {n}")
         else:
             reply = engine.request(request)
+        answer.answered = True
         kind = "setup" if step is None else step.kind
         if not isinstance(reply, dict):
             answer.verdict = f"not a JSON object: {reply!r}"[:300]
@@ -106,7 +123,9 @@ def _answer(
             answer.legal = ask(engine, n)
     except EngineFault as e:
         answer.fault = f"{e.outcome}: {e.message}"
-        answer.verdict = answer.fault
+        answer.stderr = e.stderr or engine.take_stderr()
+        if not answer.answered:
+            answer.verdict = answer.fault
     return answer
 
 
@@ -138,9 +157,10 @@ def explain_steps(case: Case, engine: Engine, oracle: Engine | None) -> list[Ste
         games[0] = games[0] or mine.observed is not None
         view = StepView(n, step, request, expected_text(case, n), mine, theirs)
         views.append(view)
+        if mine.answered:  # the answer first: what is observed after it follows from it
+            view.problem = _problem(case, n, step, mine)
         if mine.fault is not None:
             break
-        view.answer_differs = _answer_differs(case, n, step, mine)
         state = mine.observed
         if exp is not None and exp.observed is not None:
             view.expected_diffs = compare(exp.observed, state, subset=True)
@@ -151,13 +171,25 @@ def explain_steps(case: Case, engine: Engine, oracle: Engine | None) -> list[Ste
         if exp is not None and exp.legal is not None and mine.legal is not None:
             view.legal_diffs = legal_problems(exp.legal, mine.legal)
         before = state
+    wrong = next((v for v in views if not v.as_expected), None)
+    if wrong is not None:
+        wrong.first_wrong = True
+        for v in views[views.index(wrong) + 1 :]:
+            v.after = wrong.n
     return views
 
 
-def _answer_differs(case: Case, n: int, step: Step | None, answer: Answer) -> bool:
-    """Whether the verdict differs from the case's: the runner's own check (`verdict_problem`)."""
+def _problem(case: Case, n: int, step: Step | None, answer: Answer) -> str | None:
+    """What is wrong with the answer to step `n` against the case, in the runner's words
+    (`verdict_problem`, the check `run_case` makes); None when it is the case's."""
     if step is None:
-        return answer.verdict != "loaded"
+        if answer.verdict == "loaded":
+            return None
+        return (
+            "the case's setup is a valid STATE (P-state): the engine must load it, and "
+            f"answered {answer.verdict}"
+        )
     if answer.verdict not in ("accepted", "loaded") and answer.refusal is None:
-        return True  # not a JSON object: neither accepted nor refused
-    return verdict_problem(case, n, answer.refusal) is not None
+        return f"{step.label} {n} was answered with {answer.verdict}"
+    found = verdict_problem(case, n, answer.refusal)
+    return None if found is None else found[0]

@@ -42,6 +42,7 @@ from palconf.core import (
     terminal_safe,
 )
 from palconf.core.errors import UsageError
+from palconf.core.results_file import is_transcript_header
 
 FORMAT = "palconf-transcript"
 FORMAT_VERSION = 1
@@ -195,7 +196,7 @@ def read_transcript(path: Path) -> Transcript:
             raise TranscriptError(f"{path}:{n}: not JSON: {terminal_safe(e, 300)}") from None
         if not isinstance(obj, dict):
             raise TranscriptError(f"{path}:{n}: a line must be a JSON object")
-        if set(obj) == {"transcript"}:
+        if is_transcript_header(obj):
             if n != 1 or not isinstance(obj["transcript"], dict):
                 raise TranscriptError(f"{path}:{n}: the `transcript` line comes first")
             if obj["transcript"].get("format") != FORMAT:

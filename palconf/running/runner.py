@@ -88,13 +88,14 @@ class _Play:
             self.check(0, state, None, None)
         for n, step in enumerate(self.case.steps, start=1):
             refusal = self.send(n, step)
+            # the answer first: a STATE accepted that had to be refused (or the reverse) is
+            # what went wrong, whatever `observe` then says (it follows from the answer)
+            self.check_verdict(n, None, None, refusal)
             if step.is_bye:
-                self.check_verdict(n, None, None, refusal)
                 self.bye(n)
                 return
             if self.game is None and (refusal is not None or step.kind != "setup"):
-                self.check_verdict(n, None, None, refusal)  # no game yet: nothing to observe
-                continue
+                continue  # no game yet: nothing to observe
             before, state = state, self.observe(n, step)
             self.check(n, state, before, refusal)
 
