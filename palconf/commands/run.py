@@ -27,14 +27,16 @@ from palconf.core.errors import ExitCode, UsageError
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
 from palconf.engines.options import (
+    AUTO,
     add_engine_options,
     fail_count,
+    job_count,
     make_engine,
     numbers_help,
-    process_count,
     restart_count,
 )
 from palconf.registry import Registry
+from palconf.running.auto_jobs import Choice, auto_cap
 from palconf.running.expectations import Expectations, update_file
 from palconf.running.listeners import ProgressListener, ResultsFileListener
 from palconf.running.output import recorded_info, report_after_run
@@ -103,14 +105,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "-j",
         "--jobs",
-        type=process_count,
+        type=job_count,
         default=1,
         metavar="N|auto",
         help=numbers_help(
-            "run N engines at once (auto: one per CPU), each taking the next case; the "
-            "results keep the suite's order. For a slow --engine-cmd engine (it waits, so N "
-            "may exceed the CPUs); the in-process oracle gains nothing (default 1)",
-            process_count,
+            "run N engines at once, each taking the next case; the results keep the suite's "
+            "order. -j pays when the engine waits rather than computes (it answers in "
+            "milliseconds: a network, a disk, a sleep; then N may exceed the CPUs); with a "
+            "fast engine (it answers in a fraction of a millisecond) or the in-process "
+            "oracle, palconf's own work per case is the limit and -j 1 is fastest. auto: "
+            "the first worker measures the engine on the first cases and chooses (1 for a "
+            "fast engine, up to 4 per CPU for one that waits), in one line of the output "
+            "(default 1)",
+            job_count,
         ),
     )
     p.add_argument(
@@ -239,12 +246,23 @@ def main(args: argparse.Namespace) -> int:
         check_folder(args.report)
     asked = chosen_rules(registry, args.rules) if args.rules else None
     oracle_rules = asked or registry.current  # (an --engine-cmd engine says its own)
+    paint = Paint(use_color(sys.stdout, args.color))
+    auto = args.jobs == AUTO
+
+    def say(choice: Choice) -> None:  # `-j auto` chose, during the run
+        progress.above(f"palconf: {choice.line}", sys.stdout)
+
     engine: Engine | Workers = (
         make_engine(args, rules=oracle_rules)
-        if args.jobs == 1
-        else Workers(lambda: make_engine(args, rules=oracle_rules), args.jobs, args.max_restarts)
+        if args.jobs == 1 or (auto and not args.engine_cmd)
+        else Workers(
+            lambda: make_engine(args, rules=oracle_rules),
+            auto_cap() if auto else args.jobs,
+            args.max_restarts,
+            auto=auto,
+            on_choice=say,
+        )
     )
-    paint = Paint(use_color(sys.stdout, args.color))
     out: ResultsWriter | None = None
     try:
         _start(engine, args)
@@ -324,6 +342,8 @@ def main(args: argparse.Namespace) -> int:
             + (f" ({others} of other rules versions only)" if others else ""),
             flush=True,
         )
+        if auto and not isinstance(engine, Workers):
+            print("palconf: -j auto: 1 worker (the oracle in-process: workers gain nothing)")
         progress = Progress(
             len(todo) + len(skipped),
             mode=progress_mode(args.progress, sys.stderr),

@@ -28,11 +28,13 @@ if TYPE_CHECKING:
     from palconf.core import Engine
 
 __all__ = [
+    "AUTO",
     "DEFAULT_TIMEOUT",
     "PLACEHOLDER",
     "Number",
     "add_engine_options",
     "fail_count",
+    "job_count",
     "make_engine",
     "numbers_help",
     "percent",
@@ -120,8 +122,21 @@ class WorkerCount(Number):
         return super().__call__(text)
 
 
-#: worker processes or threads (`run -j`, `mutants --jobs`, `fuzz --workers`)
+class JobCount(WorkerCount):
+    """`palconf run -j`: a whole number, or `auto` kept as `AUTO` (the run measures its
+    engine and chooses: palconf.running.auto_jobs)."""
+
+    def __call__(self, text: str) -> float | int:
+        if text.strip().lower() == "auto":
+            return AUTO
+        return super().__call__(text)
+
+
+#: worker processes or threads (`mutants --jobs`, `fuzz --workers`)
 process_count = WorkerCount(1, 256)
+#: `palconf run -j`: `AUTO` (0) for `auto`
+AUTO = 0
+job_count = JobCount(1, 256)
 #: a percentage
 percent = Number(0, 100, unit="%")
 #: how many groups of failures to show (`summary --groups`)

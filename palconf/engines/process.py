@@ -58,7 +58,14 @@ from palconf.engines.json_lines import (
     snippet,
 )
 from palconf.engines.pipes import PipeIO
-from palconf.engines.processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
+from palconf.engines.processes import (
+    busy_seconds,
+    die_with_parent,
+    exited,
+    kill_tree,
+    open_pidfd,
+    wait_exit,
+)
 from palconf.engines.schemas import check_message, check_reply_shape
 from palconf.engines.stderr_buffer import StderrBuffer
 
@@ -119,6 +126,10 @@ class ProcessEngine(PipeIO, BaseEngine):
         self._answered = 0.0  # when the last reply was read
         self._outbox = bytearray()  # requests posted, not yet written
         self._queued = 0  # how many of them
+        #: seconds spent waiting for replies, and the replies read (`-j auto` reads them:
+        #: palconf.running.auto_jobs)
+        self.waited = 0.0
+        self.replies = 0
 
     # -- lifecycle
 
@@ -230,6 +241,12 @@ class ProcessEngine(PipeIO, BaseEngine):
             if proc is not None and proc.returncode is None:
                 kill_tree(proc.pid, walk=not exited(proc))
 
+    def busy_seconds(self) -> float | None:
+        """The seconds the engine process has been on a core or waiting for one so far
+        (`processes.busy_seconds`); None when not known."""
+        proc = self._proc
+        return busy_seconds(proc.pid) if proc is not None and proc.returncode is None else None
+
     def take_stderr(self) -> str:
         return self._stderr.take() if self._stderr else ""
 
@@ -337,6 +354,7 @@ class ProcessEngine(PipeIO, BaseEngine):
         # the deadline runs from when the engine could start on it: posted, and the reply
         # before it given
         deadline = max(posted, self._answered) + timeout
+        waiting = time.monotonic()
         try:
             self._flush()
             sent = self._pending[0][4]
@@ -350,6 +368,8 @@ class ProcessEngine(PipeIO, BaseEngine):
             raise
         self._pending.popleft()
         self._answered = time.monotonic()
+        self.waited += self._answered - waiting
+        self.replies += 1
         self._last = label
         try:
             reply = decode_line(line)

@@ -32,6 +32,8 @@ from typing import Any
 
 __all__ = [
     "become_subreaper",
+    "busy_seconds",
+    "cpu_count",
     "descendants",
     "die_with_parent",
     "exited",
@@ -290,3 +292,27 @@ def cpu_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def busy_seconds(pid: int | None = None) -> float | None:
+    """The seconds the threads of process `pid` have been on a core or waiting for one
+    (runnable: its CPU time plus the time the scheduler kept it waiting), from
+    /proc/PID/task/*/schedstat; with no `pid`, the calling thread's alone. None where the
+    kernel does not say (no /proc, no schedstats) or the process is gone. `palconf run -j
+    auto` (palconf.running.auto_jobs) tells an engine that computes from one that waits."""
+    try:
+        if pid is None:
+            paths = ["/proc/thread-self/schedstat"]
+        else:
+            paths = [f"/proc/{pid}/task/{t}/schedstat" for t in os.listdir(f"/proc/{pid}/task")]
+        total = 0
+        for path in paths:
+            try:
+                with open(path, "rb") as f:
+                    on_core, waiting = f.read().split()[:2]
+            except FileNotFoundError:  # a thread that ended meanwhile
+                continue
+            total += int(on_core) + int(waiting)
+        return total / 1e9
+    except (OSError, ValueError):
+        return None
