@@ -59,7 +59,7 @@ from palconf.engines.json_lines import (
 )
 from palconf.engines.pipes import PipeIO
 from palconf.engines.processes import (
-    busy_seconds,
+    core_seconds,
     die_with_parent,
     exited,
     kill_tree,
@@ -241,11 +241,11 @@ class ProcessEngine(PipeIO, BaseEngine):
             if proc is not None and proc.returncode is None:
                 kill_tree(proc.pid, walk=not exited(proc))
 
-    def busy_seconds(self) -> float | None:
-        """The seconds the engine process has been on a core or waiting for one so far
-        (`processes.busy_seconds`); None when not known."""
+    def core_seconds(self) -> tuple[float, float] | None:
+        """The seconds the engine process has been on a core, and waiting for one, so far
+        (`processes.core_seconds`); None when not known."""
         proc = self._proc
-        return busy_seconds(proc.pid) if proc is not None and proc.returncode is None else None
+        return core_seconds(proc.pid) if proc is not None and proc.returncode is None else None
 
     def take_stderr(self) -> str:
         return self._stderr.take() if self._stderr else ""

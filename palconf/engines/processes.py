@@ -32,7 +32,7 @@ from typing import Any
 
 __all__ = [
     "become_subreaper",
-    "busy_seconds",
+    "core_seconds",
     "cpu_count",
     "descendants",
     "die_with_parent",
@@ -294,25 +294,25 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def busy_seconds(pid: int | None = None) -> float | None:
-    """The seconds the threads of process `pid` have been on a core or waiting for one
-    (runnable: its CPU time plus the time the scheduler kept it waiting), from
-    /proc/PID/task/*/schedstat; with no `pid`, the calling thread's alone. None where the
-    kernel does not say (no /proc, no schedstats) or the process is gone. `palconf run -j
-    auto` (palconf.running.auto_jobs) tells an engine that computes from one that waits."""
+def core_seconds(pid: int | None = None) -> tuple[float, float] | None:
+    """The seconds the threads of process `pid` have been on a core, and the seconds they
+    were runnable but waiting for one, from /proc/PID/task/*/schedstat; with no `pid`, the
+    calling thread's alone. None where the kernel does not say (no /proc, no schedstats) or
+    the process is gone. `palconf run -j auto` (palconf.running.auto_jobs) tells by them an
+    engine that computes from one that waits, and either from a machine busy elsewhere."""
     try:
         if pid is None:
             paths = ["/proc/thread-self/schedstat"]
         else:
             paths = [f"/proc/{pid}/task/{t}/schedstat" for t in os.listdir(f"/proc/{pid}/task")]
-        total = 0
+        on_core = waiting = 0
         for path in paths:
             try:
                 with open(path, "rb") as f:
-                    on_core, waiting = f.read().split()[:2]
+                    fields = f.read().split()
             except FileNotFoundError:  # a thread that ended meanwhile
                 continue
-            total += int(on_core) + int(waiting)
-        return total / 1e9
-    except (OSError, ValueError):
+            on_core, waiting = on_core + int(fields[0]), waiting + int(fields[1])
+        return on_core / 1e9, waiting / 1e9
+    except (OSError, ValueError, IndexError):
         return None

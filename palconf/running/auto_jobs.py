@@ -2,31 +2,36 @@
 
 The first worker runs the first cases alone (the cases it runs anyway: no extra request,
 the results and transcripts are a `-j 1` run's) and measures, over `PROBE_SECONDS` (at
-least `PROBE_CASES` cases, after the first): the wall time per case `wall`; palconf's own
-busy time per case `own` (its worker thread on a core or waiting for one: building
-requests, reading and checking replies, comparing); and the engine's busy time per case
-`engine` (its threads on a core or waiting for one). Busy times come from the kernel's
-schedstats (palconf.engines.processes.busy_seconds): counting the time a thread waited for
-a core keeps a machine that is busy with other work from passing for an engine that waits.
-Where the kernel does not say, `own` is the thread's CPU time and every moment palconf did
-not compute is taken for the engine's.
+least `PROBE_CASES` cases, after the first), per case:
+
+- `wall`: the wall time;
+- `own`: palconf's busy time: its worker thread on a core or waiting for one (building
+  requests, reading and checking replies, comparing), and `own_cpu`, on a core only;
+- `engine`: the engine's CPU time (its threads on a core).
+
+They come from the kernel's schedstats (palconf.engines.processes.core_seconds). Where the
+kernel does not say, `own` is the thread's CPU time and every moment palconf did not compute
+is taken for the engine's CPU time.
 
 The model. palconf's own work runs under one interpreter lock: N workers do not make it
-faster, so a case takes at least `own`. What palconf and the engines compute together is
-shared by the cores: at least `(own + engine) / cores` a case. The rest of the wall time
-(the engine waiting: on a sleep, a network, a disk, a lock) overlaps freely across workers.
-So N workers can at best bring a case to `max(own, (own + engine) / cores)`. That best is
-not reached (each reply hands the interpreter lock over, threads switch, every engine is a
-process of its own), so the model counts on two thirds of it (`EFFICIENCY`):
+faster, so a case takes at least `own` (time waiting for a core included: on a machine busy
+elsewhere, palconf's threads wait for it in turn). What palconf and the engines compute
+together is shared by the cores: at least `(own_cpu + engine) / cores` a case. The rest of
+the wall time (the engine waiting: on a sleep, a network, a disk, a lock, or for a core)
+overlaps across workers. So N workers can at best bring a case to
+`max(own, (own_cpu + engine) / cores)`. That best is not reached (each reply hands the
+interpreter lock over, threads switch, every engine is a process of its own), so the model
+counts on two thirds of it (`EFFICIENCY`):
 
-    speed-up at best  S = wall / max(own, (own + engine) / cores)
+    speed-up at best  S = wall / max(own, (own_cpu + engine) / cores)
     workers           N = floor(S × 2/3), from 1 to `cap` (default 4 per core)
 
-A fast engine (it answers in a fraction of a millisecond: a case's wall time is about its
-busy time and palconf's) gets S under 3, so 1 worker: more would only add thread switches.
-An engine that waits gets as many workers as its waiting covers: more than the cores when
-it waits rather than computes. `choose_jobs` is the rule, `Probe` the measuring; `palconf
-run` prints the choice in one line (`Choice.line`).
+A fast engine (it answers in a fraction of a millisecond) gets S under 3 however busy the
+machine is: a case's wall time is palconf's busy time and the engine's, one after the
+other, and the engine's is not twice palconf's. So 1 worker: more would only add thread
+switches. An engine that waits gets as many workers as its waiting covers: more than the
+cores when it waits rather than computes. `choose_jobs` is the rule, `Probe` the measuring;
+`palconf run` prints the choice in one line (`Choice.line`).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import time
 from dataclasses import dataclass
 
 from palconf.core import Engine
-from palconf.engines.processes import busy_seconds, cpu_count
+from palconf.engines.processes import core_seconds, cpu_count
 
 __all__ = [
     "EFFICIENCY",
@@ -65,20 +70,28 @@ def auto_cap(cores: int | None = None) -> int:
 
 
 def choose_jobs(
-    wall: float, own: float, engine: float | None, cores: int, cap: int | None = None
+    wall: float,
+    own: float,
+    engine: float | None,
+    cores: int,
+    cap: int | None = None,
+    *,
+    own_cpu: float | None = None,
 ) -> int:
     """The workers that pay for cases that take `wall` seconds each on one worker, of which
-    palconf is busy `own` and the engine `engine` (None: not known, taken as all the time
-    palconf was not). The module's docstring has the model."""
+    palconf is busy `own` (`own_cpu` of it on a core; default all of it) and the engine
+    computes `engine` (None: not known, taken as all the time palconf was not busy). The
+    module's docstring has the model."""
     cap = auto_cap(cores) if cap is None else cap
     if wall <= 0:
         return 1
     own = max(own, 0.0)
+    own_cpu = own if own_cpu is None else max(own_cpu, 0.0)
     engine = max(wall - own, 0.0) if engine is None else max(engine, 0.0)
-    floor = max(own, (own + engine) / max(cores, 1))
-    if floor <= 0:
+    best = max(own, (own_cpu + engine) / max(cores, 1))
+    if best <= 0:
         return 1
-    return max(1, min(cap, math.floor(wall / floor * EFFICIENCY + 1e-9)))
+    return max(1, min(cap, math.floor(wall / best * EFFICIENCY + 1e-9)))
 
 
 @dataclass(frozen=True)
@@ -88,20 +101,20 @@ class Choice:
     jobs: int
     cases: int  # the cases measured
     wall: float  # seconds a case, on one worker
-    own: float  # palconf's busy seconds a case
-    engine: float | None  # the engine's busy seconds a case (None: not known)
+    own: float  # palconf's busy seconds a case (on a core or waiting for one)
+    engine: float | None  # the engine's CPU seconds a case (None: not known)
     latency: float | None  # seconds an engine's reply took, on average
     ended: bool = False  # the cases ran out while measuring
 
     @property
     def line(self) -> str:
         """`-j auto: 1 worker (the engine answers in 0.11 ms; a case takes 1.9 ms: palconf
-        busy 0.9 ms, the engine busy 0.8 ms)`."""
+        busy 0.9 ms, the engine computes 0.8 ms)`."""
         workers = f"{self.jobs} worker{'' if self.jobs == 1 else 's'}"
         if self.cases == 0:
             return f"-j auto: {workers} (too few cases to measure the engine)"
         answers = f"the engine answers in {_ms(self.latency)}; " if self.latency is not None else ""
-        engine = f", the engine busy {_ms(self.engine)}" if self.engine is not None else ""
+        engine = f", the engine computes {_ms(self.engine)}" if self.engine is not None else ""
         why = f"{answers}a case takes {_ms(self.wall)}: palconf busy {_ms(self.own)}{engine}"
         if self.ended:
             return f"-j auto: {workers} (the cases ran out while measuring: {why})"
@@ -124,23 +137,24 @@ class Probe:
         self.cases = -1  # the first case is not measured (an engine warming up)
         self.choice: Choice | None = None
         self._thread = threading.get_ident()
-        #: at the start of the measure: wall, own, engine, waited, replies, engine starts
-        self._start: tuple[float, float, float | None, float, int, int] = (
-            0.0,
-            0.0,
-            None,
-            0.0,
-            0,
-            0,
-        )
+        #: at the start of the measure: wall, own, own_cpu, engine, waited, replies, starts
+        self._start = self._now()
 
-    def _now(self) -> tuple[float, float, float | None, float, int, int]:
-        busy = getattr(self.engine, "busy_seconds", None)
-        own = busy_seconds()
+    def _now(self) -> tuple[float, float, float, float | None, float, int, int]:
+        mine = core_seconds()
+        if mine is None:
+            own = own_cpu = time.thread_time()
+            engine = None
+        else:
+            own, own_cpu = mine[0] + mine[1], mine[0]
+            of_engine = getattr(self.engine, "core_seconds", None)
+            times = of_engine() if callable(of_engine) else None
+            engine = times[0] if times is not None else None
         return (
             time.perf_counter(),
-            own if own is not None else time.thread_time(),
-            busy() if callable(busy) and own is not None else None,
+            own,
+            own_cpu,
+            engine,
             float(getattr(self.engine, "waited", 0.0)),
             int(getattr(self.engine, "replies", 0)),
             int(getattr(self.engine, "starts", 0)),
@@ -157,22 +171,23 @@ class Probe:
         assert threading.get_ident() == self._thread, "a Probe measures one thread"
         now = self._now()
         self.cases += 1
-        if self.cases <= 0 or now[5] != self._start[5]:  # the first case, or a restart
+        if self.cases <= 0 or now[6] != self._start[6]:  # the first case, or a restart
             self._start, self.cases = now, 0
             if not ended:
                 return None
-        wall = now[0] - self._start[0]
+        start = self._start
+        wall = now[0] - start[0]
         if not ended and (self.cases < PROBE_CASES or wall < PROBE_SECONDS):
             return None
         n = max(self.cases, 1)
-        engine = (
-            (now[2] - self._start[2]) / n
-            if now[2] is not None and self._start[2] is not None
-            else None
+        own, own_cpu = (now[1] - start[1]) / n, (now[2] - start[2]) / n
+        engine = (now[3] - start[3]) / n if now[3] is not None and start[3] is not None else None
+        replies = now[5] - start[5]
+        latency = (now[4] - start[4]) / replies if replies else None
+        jobs = (
+            1
+            if ended
+            else choose_jobs(wall / n, own, engine, self.cores, self.cap, own_cpu=own_cpu)
         )
-        replies = now[4] - self._start[4]
-        latency = (now[3] - self._start[3]) / replies if replies else None
-        per_case, own = wall / n, (now[1] - self._start[1]) / n
-        jobs = 1 if ended else choose_jobs(per_case, own, engine, self.cores, self.cap)
-        self.choice = Choice(jobs, self.cases, per_case, own, engine, latency, ended)
+        self.choice = Choice(jobs, self.cases, wall / n, own, engine, latency, ended)
         return self.choice
