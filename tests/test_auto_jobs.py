@@ -169,3 +169,20 @@ def test_the_help_says_when_j_pays(capsys: pytest.CaptureFixture[str]) -> None:
     text = " ".join(capsys.readouterr().out.split())
     assert "-j pays when the engine waits rather than computes" in text
     assert "-j 1 is fastest" in text and "auto: the first worker measures the engine" in text
+
+
+def test_workers_whose_engine_does_not_start_leave_the_run_to_the_first(
+    spread: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], quick_probe: None
+) -> None:
+    once = tmp_path / "started"  # the first start makes it; every later one exits
+    inner = f"{VARIANT} --sleep 0.004"
+    engine = shlex.join(
+        ["sh", "-c", f"mkdir {shlex.quote(str(once))} 2>/dev/null && exec {inner} || exit 4"]
+    )
+    results = tmp_path / "r.jsonl"
+    code = run_cli(spread, engine, results, "--progress", "none", "-j", "auto")
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("palconf: -j auto: "))
+    assert int(line.split()[3]) > 1, line  # workers were chosen, and none of them started
+    assert code == 0 and len(read_results(results)) == 40
+    assert {r["outcome"] for r in read_results(results)} == {"pass"}

@@ -25,6 +25,12 @@ yielded, past a case still running included; a case the kill cut short (its `err
 `timeout`) is not kept, for `--resume` to run it. The session calls it (`CaseRun`), wherever
 the signal lands.
 
+`-j auto` (`Workers(..., auto=True)`): one engine starts; its worker runs the first cases
+alone and measures them (palconf.running.auto_jobs), then the workers the measure chooses
+join it on the same queue, each starting its own engine (one that does not start ends its
+worker, and the others go on). The results are those of any `-j`: the measure uses the
+cases the worker runs anyway.
+
 An engine started in a thread dies with that thread on Linux (the parent-death signal
 follows the thread that forks, `palconf.engines.processes.die_with_parent`); each worker
 says so (`outlives_its_engines`): it closes its engine before it ends, and lives as long as
