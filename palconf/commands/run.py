@@ -29,14 +29,14 @@ from palconf.core.safe_write import check_folder
 from palconf.engines.options import (
     AUTO,
     add_engine_options,
+    add_jobs_option,
     fail_count,
-    job_count,
     make_engine,
     numbers_help,
     restart_count,
 )
 from palconf.registry import Registry
-from palconf.running.auto_jobs import Choice, auto_cap
+from palconf.running.auto_jobs import auto_cap
 from palconf.running.expectations import Expectations, update_file
 from palconf.running.listeners import ProgressListener, ResultsFileListener
 from palconf.running.output import recorded_info, report_after_run
@@ -102,24 +102,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             restart_count,
         ),
     )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=job_count,
-        default=1,
-        metavar="N|auto",
-        help=numbers_help(
-            "run N engines at once, each taking the next case; the results keep the suite's "
-            "order. -j pays when the engine waits rather than computes (it answers in "
-            "milliseconds: a network, a disk, a sleep; then N may exceed the CPUs); with a "
-            "fast engine (it answers in a fraction of a millisecond) or the in-process "
-            "oracle, palconf's own work per case is the limit and -j 1 is fastest. auto: "
-            "the first worker measures the engine on the first cases and chooses (1 for a "
-            "fast engine, up to 4 per CPU for one that waits), in one line of the output "
-            "(default 1)",
-            job_count,
-        ),
-    )
+    add_jobs_option(p)
     p.add_argument(
         "--resume",
         action="store_true",
@@ -248,10 +231,6 @@ def main(args: argparse.Namespace) -> int:
     oracle_rules = asked or registry.current  # (an --engine-cmd engine says its own)
     paint = Paint(use_color(sys.stdout, args.color))
     auto = args.jobs == AUTO
-
-    def say(choice: Choice) -> None:  # `-j auto` chose, during the run
-        progress.above(f"palconf: {choice.line}", sys.stdout)
-
     engine: Engine | Workers = (
         make_engine(args, rules=oracle_rules)
         if args.jobs == 1 or (auto and not args.engine_cmd)
@@ -260,7 +239,7 @@ def main(args: argparse.Namespace) -> int:
             auto_cap() if auto else args.jobs,
             args.max_restarts,
             auto=auto,
-            on_choice=say,
+            on_choice=lambda choice: progress.above(f"palconf: {choice.line}", sys.stdout),
         )
     )
     out: ResultsWriter | None = None

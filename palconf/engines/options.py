@@ -33,6 +33,7 @@ __all__ = [
     "PLACEHOLDER",
     "Number",
     "add_engine_options",
+    "add_jobs_option",
     "fail_count",
     "job_count",
     "make_engine",
@@ -146,6 +147,28 @@ group_count = Number(1, 1000)
 def numbers_help(text: str, number: Number) -> str:
     """An option's help with its range: `text [RANGE]` (a `%` doubled: argparse formats it)."""
     return f"{text} [{number.help_range.replace('%', '%%')}]"
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """`palconf run -j N|auto` (palconf.running.parallel; auto: palconf.running.auto_jobs)."""
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=job_count,
+        default=1,
+        metavar="N|auto",
+        help=numbers_help(
+            "run N engines at once, each taking the next case; the results keep the suite's "
+            "order. -j pays when the engine waits rather than computes (it answers in "
+            "milliseconds: a network, a disk, a sleep; then N may exceed the CPUs); with a "
+            "fast engine (it answers in a fraction of a millisecond) or the in-process "
+            "oracle, palconf's own work per case is the limit and -j 1 is fastest. auto: "
+            "the first worker measures the engine on the first cases and chooses (1 for a "
+            "fast engine, up to 4 per CPU for one that waits), in one line of the output "
+            "(default 1)",
+            job_count,
+        ),
+    )
 
 
 def add_engine_options(

@@ -58,14 +58,7 @@ from palconf.engines.json_lines import (
     snippet,
 )
 from palconf.engines.pipes import PipeIO
-from palconf.engines.processes import (
-    core_seconds,
-    die_with_parent,
-    exited,
-    kill_tree,
-    open_pidfd,
-    wait_exit,
-)
+from palconf.engines.processes import die_with_parent, exited, kill_tree, open_pidfd, wait_exit
 from palconf.engines.schemas import check_message, check_reply_shape
 from palconf.engines.stderr_buffer import StderrBuffer
 
@@ -126,10 +119,7 @@ class ProcessEngine(PipeIO, BaseEngine):
         self._answered = 0.0  # when the last reply was read
         self._outbox = bytearray()  # requests posted, not yet written
         self._queued = 0  # how many of them
-        #: seconds spent waiting for replies, and the replies read (`-j auto` reads them:
-        #: palconf.running.auto_jobs)
-        self.waited = 0.0
-        self.replies = 0
+        self.waited, self.replies = 0.0, 0  # seconds waiting for replies, replies (-j auto)
 
     # -- lifecycle
 
@@ -242,8 +232,9 @@ class ProcessEngine(PipeIO, BaseEngine):
                 kill_tree(proc.pid, walk=not exited(proc))
 
     def core_seconds(self) -> tuple[float, float] | None:
-        """The seconds the engine process has been on a core, and waiting for one, so far
-        (`processes.core_seconds`); None when not known."""
+        """Seconds on a core and waiting for one so far (`processes.core_seconds`)."""
+        from palconf.engines.processes import core_seconds
+
         proc = self._proc
         return core_seconds(proc.pid) if proc is not None and proc.returncode is None else None
 
@@ -368,8 +359,7 @@ class ProcessEngine(PipeIO, BaseEngine):
             raise
         self._pending.popleft()
         self._answered = time.monotonic()
-        self.waited += self._answered - waiting
-        self.replies += 1
+        self.waited, self.replies = self.waited + self._answered - waiting, self.replies + 1
         self._last = label
         try:
             reply = decode_line(line)

@@ -169,16 +169,19 @@ class Probe:
         if self.choice is not None:
             return self.choice
         assert threading.get_ident() == self._thread, "a Probe measures one thread"
-        now = self._now()
         self.cases += 1
-        if self.cases <= 0 or now[6] != self._start[6]:  # the first case, or a restart
-            self._start, self.cases = now, 0
+        restarted = int(getattr(self.engine, "starts", 0)) != self._start[6]
+        if self.cases <= 0 or restarted:  # the first case, or a restart: measure from here
+            self._start, self.cases = self._now(), 0
             if not ended:
                 return None
-        start = self._start
-        wall = now[0] - start[0]
-        if not ended and (self.cases < PROBE_CASES or wall < PROBE_SECONDS):
+        # (the kernel's figures are read at the two ends only: reading them costs)
+        if not ended and (
+            self.cases < PROBE_CASES or time.perf_counter() - self._start[0] < PROBE_SECONDS
+        ):
             return None
+        now, start = self._now(), self._start
+        wall = now[0] - start[0]
         n = max(self.cases, 1)
         own, own_cpu = (now[1] - start[1]) / n, (now[2] - start[2]) / n
         engine = (now[3] - start[3]) / n if now[3] is not None and start[3] is not None else None
