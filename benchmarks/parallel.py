@@ -15,10 +15,11 @@ Two engines, each through `ProcessEngine` as `palconf run --engine-cmd ... -j N`
 Each figure is the best of `--repeat` runs, the runs of one engine interleaved (1, 2, 4, auto,
 1, 2, …) so that a busy moment of the machine falls on all of them alike; the clock includes
 starting the engines (`-j auto` starts the workers it chooses during the run). Prints the
-wall time per `-j`, the speed-up over `-j 1`, what `-j auto` chose, whether every `-j` gave
-the same verdicts, and the targets of issue 33: `-j auto` never slower than `-j 1` on the
-Node engine (within 5 %: the noise of a shared machine), and at least 3× faster than `-j 1`
-on the slow one (at 4 ms a request). Asserts nothing.
+wall time per `-j`, the speed-up over `-j 1`, palconf's own CPU time (steadier than the
+wall time on a loaded machine: what a `-j` costs palconf itself), what `-j auto` chose,
+whether every `-j` gave the same verdicts, and the targets of issue 33: `-j auto` never
+slower than `-j 1` on the Node engine (within 5 %: the noise of a shared machine), and at
+least 3× faster than `-j 1` on the slow one (at 4 ms a request). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -50,18 +51,18 @@ def engine_command(delay_ms: float) -> str:
 
 def timed(
     cases: Sequence[Case], jobs: int | str, command: str
-) -> tuple[float, list[Result], Choice | None]:
-    """Seconds for `cases` at `-j jobs` (engines started inside the clock), the results, and
-    what `auto` chose."""
-    start = time.perf_counter()
+) -> tuple[float, float, list[Result], Choice | None]:
+    """Seconds for `cases` at `-j jobs` (engines started inside the clock), palconf's CPU
+    seconds (every thread; the engines' not), the results, and what `auto` chose."""
+    start, cpu = time.perf_counter(), time.process_time()
     if jobs == 1:
         engine: Engine = ProcessEngine(command, timeout=30)
         engine.start()
         try:
             results = list(run_cases(engine, cases))
-            return time.perf_counter() - start, results, None
         finally:
             engine.close()
+        return time.perf_counter() - start, time.process_time() - cpu, results, None
     auto = jobs == "auto"
     workers = Workers(
         lambda: ProcessEngine(command, timeout=30),
@@ -70,20 +71,22 @@ def timed(
     )
     workers.start()
     results = list(workers.results(cases))
-    return time.perf_counter() - start, results, workers.choice
+    return time.perf_counter() - start, time.process_time() - cpu, results, workers.choice
 
 
 def bench(
     name: str, command: str, cases: Sequence[Case], jobs: Sequence[str], repeat: int
 ) -> dict[str, float]:
     best: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     chosen: list[str] = []
     first: list[tuple[str, str, str]] | None = None
     same = True
     for _ in range(repeat):
         for j in jobs:
-            seconds, results, choice = timed(cases, 1 if j == "1" else j, command)
+            seconds, used, results, choice = timed(cases, 1 if j == "1" else j, command)
             best[j] = min(best.get(j, seconds), seconds)
+            cpu[j] = min(cpu.get(j, used), used)
             verdicts = [(r.id, r.outcome, r.message) for r in results]
             first = verdicts if first is None else first
             same = same and verdicts == first
@@ -91,10 +94,12 @@ def bench(
                 chosen.append(f"{choice.jobs}")
                 last = choice.line
     print(f"{name}: {len(cases)} case(s), best of {repeat}")
-    print(f"  {'-j':>5}  {'seconds':>8}  {'cases/s':>8}  {'speed-up':>8}")
+    print(f"  {'-j':>5}  {'seconds':>8}  {'cases/s':>8}  {'speed-up':>8}  {'palconf CPU s':>13}")
     for j in jobs:
         s = best[j]
-        print(f"  {j:>5}  {s:>8.2f}  {len(cases) / s:>8.0f}  {best['1'] / s:>7.2f}×")
+        print(
+            f"  {j:>5}  {s:>8.2f}  {len(cases) / s:>8.0f}  {best['1'] / s:>7.2f}×  {cpu[j]:>13.2f}"
+        )
     if chosen:
         print(f"  -j auto chose {', '.join(chosen)} worker(s) over the runs; the last: {last}")
     print(f"  the same verdicts, case by case, for every -j: {'yes' if same else 'NO'}")
