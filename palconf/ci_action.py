@@ -2,12 +2,14 @@
 CI can run the same way:
 
     python -m palconf.ci_action --engine-cmd CMD [--expectations FILE] [--baseline FILE]
-                                [--rules VERSION] [--out DIR]
+                                [--rules VERSION] [-j N|auto] [--timeout SECONDS]
+                                [--engine-version VERSION] [--label TEXT] [--out DIR]
 
 1. `palconf run --engine-cmd CMD --results DIR/results.jsonl --report DIR/report`
    (with `--expectations FILE`: the engine's known failures count as xfail; with
    `--rules VERSION`: the cases and oracle of that rules version, else the one the engine's
-   hello names, else the current one);
+   hello names, else the current one; `-j`, `--timeout`, `--engine-version` and `--label`
+   are `palconf run`'s, checked here as it checks them, before anything runs);
 2. the report's Markdown summary (DIR/report/report.md) is appended to the file named by
    `GITHUB_STEP_SUMMARY`, when it is set (the job's summary page on GitHub);
 3. the JUnit XML is copied to DIR/junit.xml, for a test reporter;
@@ -39,6 +41,7 @@ from pathlib import Path
 
 from palconf.core.errors import ExitCode, UsageError, internal_error
 from palconf.core.safe_write import UnsafeWrite, ensure_folder, open_stream, write_text_atomic
+from palconf.engines.options import AUTO, job_count, numbers_help, timeout_seconds
 
 #: How palconf itself is run: the console entry, in a child process (it cleans up after the
 #: engine's processes, which an in-process call does not).
@@ -95,6 +98,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the rules version to run (palconf run --rules; default: the engine's, else "
         "the current one)",
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=job_count,
+        metavar="N|auto",
+        help=numbers_help("engines at once (palconf run -j; default 1)", job_count),
+    )
+    p.add_argument(
+        "--timeout",
+        type=timeout_seconds,
+        metavar="SECONDS",
+        help=numbers_help(
+            "seconds to wait for each reply (palconf run --timeout)", timeout_seconds
+        ),
+    )
+    p.add_argument(
+        "--engine-version",
+        metavar="VERSION",
+        help="the engine version to record, in place of its hello's (palconf run --engine-version)",
+    )
+    p.add_argument(
+        "--label",
+        metavar="TEXT",
+        help="a free label recorded with the results (palconf run --label)",
+    )
     p.add_argument("--out", type=Path, default=Path("palconf-results"), help="output folder")
     args = p.parse_args(argv)
 
@@ -119,6 +147,15 @@ def _main(args: argparse.Namespace) -> int:
         run_args += ["--expectations", str(args.expectations)]
     if args.rules:  # (an empty action input: the default)
         run_args += ["--rules", args.rules]
+    if args.jobs is not None:
+        run_args += ["--jobs", "auto" if args.jobs == AUTO else str(args.jobs)]
+    if args.timeout is not None:
+        run_args += ["--timeout", repr(args.timeout)]
+    # (as `--option=VALUE`: a version or a label may begin with a dash)
+    if args.engine_version:
+        run_args += [f"--engine-version={args.engine_version}"]
+    if args.label:
+        run_args += [f"--label={args.label}"]
     run = _palconf(*run_args)
     _say(run.stdout)
     sys.stderr.write(run.stderr)

@@ -228,3 +228,123 @@ def test_a_junit_link_planted_in_the_out_folder_is_refused(tmp_path: Path) -> No
     assert proc.returncode == 2 and "symbolic link" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
     assert precious.read_text(encoding="utf-8") == "keep"
+
+
+# ---------------------------------------------------------------- -j, --timeout, version, label
+
+RUN_INPUTS = {
+    "jobs": ("PALCONF_JOBS", "-j"),
+    "timeout": ("PALCONF_TIMEOUT", "--timeout"),
+    "engine-version": ("PALCONF_ENGINE_VERSION", "--engine-version"),
+    "label": ("PALCONF_LABEL", "--label"),
+}
+
+
+def action_step(tmp: Path, env: dict[str, str]) -> list[str]:
+    """The action's "Run the suite" script, run by bash as the runner runs it, with `env` as
+    its inputs and a `python` that prints the arguments it was given."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "palconf")
+    shim = tmp / "bin"
+    shim.mkdir(parents=True)
+    (shim / "python").write_text(
+        f"#!{sys.executable}\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n",
+        encoding="utf-8",
+    )
+    (shim / "python").chmod(0o755)
+    inputs = {name: "" for name in step["env"]}  # every input empty, as the runner gives it
+    proc = subprocess.run(
+        ["bash", "-e", "-c", step["run"]],
+        env={**inputs, **env, "PATH": f"{shim}:{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    import json
+
+    argv: list[str] = json.loads(proc.stdout)
+    return argv
+
+
+def test_the_action_has_inputs_for_jobs_timeout_engine_version_and_label(tmp_path: Path) -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "palconf")
+    for name, (variable, option) in RUN_INPUTS.items():
+        given = action["inputs"][name]
+        assert given["required"] is False and given["default"] == ""
+        assert f"palconf run {option}" in given["description"]
+        assert step["env"][variable] == "${{ inputs." + name + " }}"
+    base = ["-m", "palconf.ci_action", "--engine-cmd", "my engine", "--out", "o"]
+    env = {"PALCONF_ENGINE_CMD": "my engine", "PALCONF_OUT": "o"}
+    assert action_step(tmp_path / "none", env) == base  # empty inputs: palconf run's defaults
+    given = {
+        "PALCONF_JOBS": "auto",
+        "PALCONF_TIMEOUT": "2.5",
+        "PALCONF_ENGINE_VERSION": "-rc.1 (abc)",  # a dash first, a space: one argument
+        "PALCONF_LABEL": "nightly $HOME `x`",
+    }
+    assert action_step(tmp_path / "all", {**env, **given}) == [
+        *base,
+        "--jobs",
+        "auto",
+        "--timeout",
+        "2.5",
+        "--engine-version=-rc.1 (abc)",
+        "--label=nightly $HOME `x`",
+    ]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [("-j", "0"), ("-j", "many"), ("--timeout", "0"), ("--timeout", "nan"), ("--timeout", "1e9")],
+)
+def test_bad_jobs_and_timeouts_are_refused_as_palconf_run_refuses_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: tuple[str, str]
+) -> None:
+    from palconf.ci_action import main as ci_main
+    from palconf.cli import main as cli_main
+
+    refusals = []
+    for run in (
+        lambda: ci_main(["--engine-cmd", SERVE, "--out", str(tmp_path / "o"), *bad]),
+        lambda: cli_main(["run", *bad]),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            run()
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        refusals.append(err.splitlines()[-1].split(": error: ", 1)[1])
+    assert refusals[0] == refusals[1] and bad[1] in refusals[0]
+    assert not (tmp_path / "o").exists()  # nothing ran
+
+
+def test_jobs_engine_version_and_label_reach_the_results_file(tmp_path: Path) -> None:
+    import json
+
+    proc, _, output = ci(
+        tmp_path,
+        "--engine-cmd",
+        SERVE,
+        "--jobs",
+        "auto",
+        "--timeout",
+        "30",
+        "--engine-version=-dev.1",
+        "--label",
+        "nightly build",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "palconf: -j auto: " in proc.stdout
+    results = tmp_path / outputs(output)["results"]
+    meta = json.loads(results.read_text(encoding="utf-8").splitlines()[0])["meta"]
+    assert meta["engine"]["version"] == "-dev.1" and meta["engine"]["hello_version"] == "0.1.0"
+    assert meta["label"] == "nightly build"
+
+
+def test_the_timeout_reaches_the_run(tmp_path: Path) -> None:
+    slow = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'variant.py'} --sleep 1"
+    proc, _, output = ci(tmp_path, "--engine-cmd", slow, "--timeout", "0.2")
+    assert proc.returncode == 1, proc.stderr
+    rows = (tmp_path / outputs(output)["results"]).read_text(encoding="utf-8").splitlines()
+    assert '"outcome": "timeout"' in rows[1] and "0.2" in rows[1], rows[1]

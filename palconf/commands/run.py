@@ -28,14 +28,16 @@ from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
 from palconf.core.text import stderr_lines, stderr_tail, terminal_block
 from palconf.engines.options import (
+    AUTO,
     add_engine_options,
+    add_jobs_option,
     fail_count,
     make_engine,
     numbers_help,
-    process_count,
     restart_count,
 )
 from palconf.registry import Registry
+from palconf.running.auto_jobs import auto_cap
 from palconf.running.expectations import Expectations, update_file
 from palconf.running.listeners import ProgressListener, ResultsFileListener
 from palconf.running.output import recorded_info, report_after_run
@@ -101,19 +103,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             restart_count,
         ),
     )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=process_count,
-        default=1,
-        metavar="N|auto",
-        help=numbers_help(
-            "run N engines at once (auto: one per CPU), each taking the next case; the "
-            "results keep the suite's order. For a slow --engine-cmd engine (it waits, so N "
-            "may exceed the CPUs); the in-process oracle gains nothing (default 1)",
-            process_count,
-        ),
-    )
+    add_jobs_option(p)
     p.add_argument(
         "--resume",
         action="store_true",
@@ -236,12 +226,19 @@ def main(args: argparse.Namespace) -> int:
         check_folder(args.report)
     asked = chosen_rules(registry, args.rules) if args.rules else None
     oracle_rules = asked or registry.current  # (an --engine-cmd engine says its own)
+    paint = Paint(use_color(sys.stdout, args.color))
+    auto = args.jobs == AUTO
     engine: Engine | Workers = (
         make_engine(args, rules=oracle_rules)
-        if args.jobs == 1
-        else Workers(lambda: make_engine(args, rules=oracle_rules), args.jobs, args.max_restarts)
+        if args.jobs == 1 or (auto and not args.engine_cmd)
+        else Workers(
+            lambda: make_engine(args, rules=oracle_rules),
+            auto_cap() if auto else args.jobs,
+            args.max_restarts,
+            auto=auto,
+            on_choice=lambda choice: progress.above(f"palconf: {choice.line}", sys.stdout),
+        )
     )
-    paint = Paint(use_color(sys.stdout, args.color))
     out: ResultsWriter | None = None
     try:
         _start(engine, args)
@@ -321,6 +318,8 @@ def main(args: argparse.Namespace) -> int:
             + (f" ({others} of other rules versions only)" if others else ""),
             flush=True,
         )
+        if auto and not isinstance(engine, Workers):
+            print("palconf: -j auto: 1 worker (the oracle in-process: workers gain nothing)")
         progress = Progress(
             len(todo) + len(skipped),
             mode=progress_mode(args.progress, sys.stderr),

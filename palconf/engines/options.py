@@ -28,11 +28,14 @@ if TYPE_CHECKING:
     from palconf.core import Engine
 
 __all__ = [
+    "AUTO",
     "DEFAULT_TIMEOUT",
     "PLACEHOLDER",
     "Number",
     "add_engine_options",
+    "add_jobs_option",
     "fail_count",
+    "job_count",
     "make_engine",
     "numbers_help",
     "percent",
@@ -120,8 +123,21 @@ class WorkerCount(Number):
         return super().__call__(text)
 
 
-#: worker processes or threads (`run -j`, `mutants --jobs`, `fuzz --workers`)
+class JobCount(WorkerCount):
+    """`palconf run -j`: a whole number, or `auto` kept as `AUTO` (the run measures its
+    engine and chooses: palconf.running.auto_jobs)."""
+
+    def __call__(self, text: str) -> float | int:
+        if text.strip().lower() == "auto":
+            return AUTO
+        return super().__call__(text)
+
+
+#: worker processes or threads (`mutants --jobs`, `fuzz --workers`)
 process_count = WorkerCount(1, 256)
+#: `palconf run -j`: `AUTO` (0) for `auto`
+AUTO = 0
+job_count = JobCount(1, 256)
 #: a percentage
 percent = Number(0, 100, unit="%")
 #: how many groups of failures to show (`summary --groups`)
@@ -131,6 +147,28 @@ group_count = Number(1, 1000)
 def numbers_help(text: str, number: Number) -> str:
     """An option's help with its range: `text [RANGE]` (a `%` doubled: argparse formats it)."""
     return f"{text} [{number.help_range.replace('%', '%%')}]"
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """`palconf run -j N|auto` (palconf.running.parallel; auto: palconf.running.auto_jobs)."""
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=job_count,
+        default=1,
+        metavar="N|auto",
+        help=numbers_help(
+            "run N engines at once, each taking the next case; the results keep the suite's "
+            "order. -j pays when the engine waits rather than computes (it answers in "
+            "milliseconds: a network, a disk, a sleep; then N may exceed the CPUs); with a "
+            "fast engine (it answers in a fraction of a millisecond) or the in-process "
+            "oracle, palconf's own work per case is the limit and -j 1 is fastest. auto: "
+            "the first worker measures the engine on the first cases and chooses (1 for a "
+            "fast engine, up to 4 per CPU for one that waits), in one line of the output "
+            "(default 1)",
+            job_count,
+        ),
+    )
 
 
 def add_engine_options(

@@ -119,6 +119,7 @@ class ProcessEngine(PipeIO, BaseEngine):
         self._answered = 0.0  # when the last reply was read
         self._outbox = bytearray()  # requests posted, not yet written
         self._queued = 0  # how many of them
+        self.waited, self.replies = 0.0, 0  # seconds waiting for replies, replies (-j auto)
 
     # -- lifecycle
 
@@ -230,6 +231,13 @@ class ProcessEngine(PipeIO, BaseEngine):
             if proc is not None and proc.returncode is None:
                 kill_tree(proc.pid, walk=not exited(proc))
 
+    def core_seconds(self) -> tuple[float, float] | None:
+        """Seconds on a core and waiting for one so far (`processes.core_seconds`)."""
+        from palconf.engines.processes import core_seconds
+
+        proc = self._proc
+        return core_seconds(proc.pid) if proc is not None and proc.returncode is None else None
+
     def take_stderr(self) -> str:
         return self._stderr.take() if self._stderr else ""
 
@@ -337,6 +345,7 @@ class ProcessEngine(PipeIO, BaseEngine):
         # the deadline runs from when the engine could start on it: posted, and the reply
         # before it given
         deadline = max(posted, self._answered) + timeout
+        waiting = time.monotonic()
         try:
             self._flush()
             sent = self._pending[0][4]
@@ -350,6 +359,7 @@ class ProcessEngine(PipeIO, BaseEngine):
             raise
         self._pending.popleft()
         self._answered = time.monotonic()
+        self.waited, self.replies = self.waited + self._answered - waiting, self.replies + 1
         self._last = label
         try:
             reply = decode_line(line)

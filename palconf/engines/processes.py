@@ -32,6 +32,8 @@ from typing import Any
 
 __all__ = [
     "become_subreaper",
+    "core_seconds",
+    "cpu_count",
     "descendants",
     "die_with_parent",
     "exited",
@@ -290,3 +292,27 @@ def cpu_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def core_seconds(pid: int | None = None) -> tuple[float, float] | None:
+    """The seconds the threads of process `pid` have been on a core, and the seconds they
+    were runnable but waiting for one, from /proc/PID/task/*/schedstat; with no `pid`, the
+    calling thread's alone. None where the kernel does not say (no /proc, no schedstats) or
+    the process is gone. `palconf run -j auto` (palconf.running.auto_jobs) tells by them an
+    engine that computes from one that waits, and either from a machine busy elsewhere."""
+    try:
+        if pid is None:
+            paths = ["/proc/thread-self/schedstat"]
+        else:
+            paths = [f"/proc/{pid}/task/{t}/schedstat" for t in os.listdir(f"/proc/{pid}/task")]
+        on_core = waiting = 0
+        for path in paths:
+            try:
+                with open(path, "rb") as f:
+                    fields = f.read().split()
+            except FileNotFoundError:  # a thread that ended meanwhile
+                continue
+            on_core, waiting = on_core + int(fields[0]), waiting + int(fields[1])
+        return on_core / 1e9, waiting / 1e9
+    except (OSError, ValueError, IndexError):
+        return None

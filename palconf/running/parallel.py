@@ -25,6 +25,12 @@ yielded, past a case still running included; a case the kill cut short (its `err
 `timeout`) is not kept, for `--resume` to run it. The session calls it (`CaseRun`), wherever
 the signal lands.
 
+`-j auto` (`Workers(..., auto=True)`): one engine starts; its worker runs the first cases
+alone and measures them (palconf.running.auto_jobs), then the workers the measure chooses
+join it on the same queue, each starting its own engine (one that does not start ends its
+worker, and the others go on). The results are those of any `-j`: the measure uses the
+cases the worker runs anyway.
+
 An engine started in a thread dies with that thread on Linux (the parent-death signal
 follows the thread that forks, `palconf.engines.processes.die_with_parent`); each worker
 says so (`outlives_its_engines`): it closes its engine before it ends, and lives as long as
@@ -42,6 +48,7 @@ from typing import Any, TypeVar
 from palconf.cases.loader import Case
 from palconf.core import Engine, EngineInfo, Outcome, Result
 from palconf.engines.processes import outlives_its_engines
+from palconf.running.auto_jobs import Choice, Probe
 from palconf.running.supervisor import DEFAULT_MAX_RESTARTS, RunStopped, Supervisor, abort, is_stop
 
 __all__ = ["Workers", "in_order"]
@@ -63,11 +70,13 @@ def in_order(items: Sequence[T], jobs: int, work: Callable[[T], R]) -> Iterator[
 class _Worker(threading.Thread):
     """One engine, and the cases it takes from the shared queue."""
 
-    def __init__(self, pool: Workers, engine: Engine) -> None:
+    def __init__(self, pool: Workers, engine: Engine, probe: bool = False) -> None:
         super().__init__(name=f"palconf-worker-{len(pool.workers)}", daemon=True)
         self.pool = pool
         self.engine = engine
         self.current = -1  # the index of the case this worker took last
+        self.probe: Probe | None = None  # `-j auto`: the first worker measures its engine
+        self.measures = probe
 
     def run(self) -> None:
         pool = self.pool
@@ -79,6 +88,8 @@ class _Worker(threading.Thread):
                 pool.started.put((self, e))
                 return
             pool.started.put((self, None))
+            if self.measures:
+                self.probe = Probe(self.engine, cap=pool.jobs)
             pool.go.wait()
             if pool.stop.is_set():
                 return
@@ -105,6 +116,10 @@ class _Worker(threading.Thread):
         while not self.pool.stop.is_set():
             with self.pool.lock:
                 item = next(self.pool.queue, None)
+            if self.probe is not None and not self.probe.done:
+                choice = self.probe.tick(ended=item is None)
+                if choice is not None:
+                    self.pool.done.put(("chosen", -1, choice))
             if item is None:
                 return
             self.current, case = item
@@ -112,17 +127,29 @@ class _Worker(threading.Thread):
 
 
 class Workers:
-    """`jobs` engines made by `make_engine`, started together, running one queue of cases."""
+    """`jobs` engines made by `make_engine`, started together, running one queue of cases.
+
+    With `auto` (`-j auto`), `jobs` is the most workers: one engine starts, its worker runs
+    the first cases alone and measures them (palconf.running.auto_jobs), and the workers
+    the measure chooses join it then, each starting its own engine (one that does not start
+    leaves the run to the others). `on_choice` is told the choice, from the thread that
+    reads `results`; `choice` keeps it."""
 
     def __init__(
         self,
         make_engine: Callable[[], Engine],
         jobs: int,
         max_restarts: int = DEFAULT_MAX_RESTARTS,
+        *,
+        auto: bool = False,
+        on_choice: Callable[[Choice], None] | None = None,
     ) -> None:
         self.make_engine = make_engine
         self.jobs = jobs
         self.max_restarts = max_restarts
+        self.auto = auto
+        self.on_choice = on_choice
+        self.choice: Choice | None = None
         self.workers: list[_Worker] = []
         self.started: queue.Queue[tuple[_Worker, BaseException | None]] = queue.Queue()
         self.done: queue.Queue[tuple[str, int, Any]] = queue.Queue()
@@ -146,8 +173,8 @@ class Workers:
         raised as the one engine's would be."""
         faults = []
         try:
-            for _ in range(self.jobs):
-                worker = _Worker(self, self.make_engine())
+            for _ in range(1 if self.auto else self.jobs):
+                worker = _Worker(self, self.make_engine(), probe=self.auto)
                 self.workers.append(worker)
                 worker.start()
             for _ in self.workers:
@@ -181,6 +208,8 @@ class Workers:
                     stopped = stopped or value
                 elif kind == "crashed":
                     crashed = crashed or value
+                elif kind == "chosen":
+                    running += self._chosen(value)
                 else:
                     running -= 1
                 while next_index in pending and not crashed:
@@ -198,6 +227,20 @@ class Workers:
             raise
         finally:
             self.close()
+
+    def _chosen(self, choice: Choice) -> int:
+        """`-j auto` chose: tell `on_choice`, start the workers that join the first one; how
+        many were started."""
+        self.choice = choice
+        if self.on_choice is not None:
+            self.on_choice(choice)
+        joined = 0
+        while not self.stop.is_set() and len(self.workers) < choice.jobs:
+            worker = _Worker(self, self.make_engine())
+            self.workers.append(worker)
+            worker.start()
+            joined += 1
+        return joined
 
     def close(self) -> None:
         """Stop taking cases; every worker ends its case and closes its engine."""
