@@ -96,12 +96,15 @@ def _lists(observed: Mapping[str, Any]) -> Iterator[Diff]:
     that player in that zone, listed once; each card is listed where its `zone` says."""
     cards = observed["cards"]
     entries: list[tuple[str, str, str]] = []  # (id, player, zone) as the lists say
+    add = entries.append
     for player, pdata in sorted(observed["players"].items()):
         for zone in PLAYER_ZONES:
-            entries += [(cid, player, zone) for cid in pdata[zone]]
+            for cid in pdata[zone]:
+                add((cid, player, zone))
         for sid, held in sorted(pdata["structures"].items()):
-            entries.append((sid, player, "structures"))
-            entries += [(cid, player, "assigned") for cid in held]
+            add((sid, player, "structures"))
+            for cid in held:
+                add((cid, player, "assigned"))
     placed: set[str] = set()  # the ids listed where `cards` says they are
     for cid, player, zone in entries:
         card = cards.get(cid)
