@@ -41,6 +41,7 @@ PROTOCOL_NUMBER = "0|[1-9][0-9]*"
 _SPECIAL = set(".^$*+?()[]{}|\\/")
 
 _LEXICONS: dict[int, tuple[Registry, Lexicon]] = {}
+_PATTERNS: dict[tuple[int, str], tuple[Registry, str]] = {}
 
 
 def lexicon(registry: Registry) -> Lexicon:
@@ -67,7 +68,15 @@ def _escape(name: str) -> str:
 
 def keyword_pattern(registry: Registry, number: str) -> str:
     """The schema `pattern` of a keyword written on a card: the plain names in rules order,
-    then the numbered ones with `number` (CASE_NUMBER or PROTOCOL_NUMBER)."""
+    then the numbered ones with `number` (CASE_NUMBER or PROTOCOL_NUMBER). Made once per
+    registry (every case file loaded asks it for its schema check)."""
+    found = _PATTERNS.get((id(registry), number))
+    if found is None or found[0] is not registry:
+        found = _PATTERNS[id(registry), number] = (registry, _keyword_pattern(registry, number))
+    return found[1]
+
+
+def _keyword_pattern(registry: Registry, number: str) -> str:
     lex = lexicon(registry)
     plain = [_escape(name) for name, kid in lex.words.items() if kid not in lex.numbered]
     numbered = [_escape(name) for name, kid in lex.words.items() if kid in lex.numbered]

@@ -1,6 +1,8 @@
-"""What one process has already loaded: a case file's verdict (its `Case`, or its errors),
-kept by the file's bytes, so that loading the same suite again in one process costs a read
-and an unpickling, not a parse and three checks.
+"""What one process has already loaded: a case file's verdict (its checked table, from which
+`loader.load_case` builds the `Case`, or its errors), kept by the file's bytes, so that
+loading the same suite again in one process costs a read, an unpickling and the building of
+the `Case`, not a parse and three checks. (The table, not the `Case`, is kept: pickling it
+costs a quarter as much, and that is paid on the first load too.)
 
 Who loads a suite more than once in one process: `palconf run --report` (the run, then the
 report's boards), a library caller that runs several engines or renders several reports,

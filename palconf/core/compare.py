@@ -86,7 +86,11 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and _as_set(a) == _as_set(b)
+        if len(a) != len(b):
+            return False
+        if all(type(x) is str for x in a) and all(type(x) is str for x in b):
+            return sorted(a) == sorted(b)  # ids (the usual list): as `_as_set`, unencoded
+        return _as_set(a) == _as_set(b)
     return bool(a == b)
 
 
@@ -112,11 +116,17 @@ def compare(expected: Any, observed: Any, *, subset: bool, path: str = "") -> li
     if isinstance(expected, dict) and isinstance(observed, dict):
         diffs: list[Diff] = []
         for key, value in expected.items():
-            sub = _join(path, str(key))
-            if key not in observed:
-                diffs.append(Diff(sub, value, MISSING))
+            if key in observed:
+                got = observed[key]
+                if (
+                    type(value) is type(got)
+                    and not isinstance(value, (dict, list))
+                    and bool(value == got)
+                ):
+                    continue  # an equal scalar, as `same` says: no path to make
+                diffs += compare(value, got, subset=subset, path=_join(path, str(key)))
             else:
-                diffs += compare(value, observed[key], subset=subset, path=sub)
+                diffs.append(Diff(_join(path, str(key)), value, MISSING))
         if not subset:
             diffs += [
                 Diff(_join(path, str(k)), MISSING, v)

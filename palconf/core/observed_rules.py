@@ -68,7 +68,7 @@ def observed_problems(observed: Mapping[str, Any], game: Mapping[str, Printed]) 
 
 def _cards(observed: Mapping[str, Any], game: Mapping[str, Printed]) -> Iterator[Diff]:
     cards = observed["cards"]
-    for cid in sorted(set(game) - set(cards)):
+    for cid in sorted(game.keys() - cards.keys()):
         yield Diff(f"cards.{cid}", "a card of the game", MISSING)
     for cid in sorted(cards):
         card = cards[cid]
@@ -96,25 +96,30 @@ def _lists(observed: Mapping[str, Any]) -> Iterator[Diff]:
     that player in that zone, listed once; each card is listed where its `zone` says."""
     cards = observed["cards"]
     entries: list[tuple[str, str, str]] = []  # (id, player, zone) as the lists say
+    add = entries.append
     for player, pdata in sorted(observed["players"].items()):
         for zone in PLAYER_ZONES:
-            entries += [(cid, player, zone) for cid in pdata[zone]]
+            for cid in pdata[zone]:
+                add((cid, player, zone))
         for sid, held in sorted(pdata["structures"].items()):
-            entries.append((sid, player, "structures"))
-            entries += [(cid, player, "assigned") for cid in held]
+            add((sid, player, "structures"))
+            for cid in held:
+                add((cid, player, "assigned"))
     placed: set[str] = set()  # the ids listed where `cards` says they are
     for cid, player, zone in entries:
-        where = f"players.{player}.{_list_name(zone)}"
         card = cards.get(cid)
+        if card is not None and card["owner"] == player and card["zone"] == zone:
+            if cid not in placed:
+                placed.add(cid)
+                continue
+        where = f"players.{player}.{_list_name(zone)}"  # (made only for a Diff: the hot path)
         if card is None:
             yield Diff(where, "ids of cards in `cards`", cid)
         elif (card["owner"], card["zone"]) != (player, zone):
             yield Diff(where, f"not {cid} (its zone is {card['owner']}'s {card['zone']})", cid)
-        elif cid in placed:
-            yield Diff(where, f"{cid} listed once", cid)
         else:
-            placed.add(cid)
-    for cid in sorted(set(cards) - placed):
+            yield Diff(where, f"{cid} listed once", cid)
+    for cid in sorted(cards.keys() - placed):
         card = cards[cid]
         yield Diff(f"players.{card['owner']}.{_list_name(card['zone'])}", f"lists {cid}", MISSING)
 

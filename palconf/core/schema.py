@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from palconf.core.errors import PalconfError
@@ -206,8 +206,7 @@ class Compiler:
         if "anyOf" in s:
             checks.append(_any([self.compile(sub, doc) for sub in s["anyOf"]]))
         if "oneOf" in s:
-            ones = [self.compile(sub, doc) for sub in s["oneOf"]]
-            checks.append(lambda v: sum(1 for f in ones if f(v)) == 1)
+            checks.append(_one(self.compile(sub, doc) for sub in s["oneOf"]))
         if "if" in s:
             cond = self.compile(s["if"], doc)
             then = self.compile(s.get("then", True), doc)
@@ -231,28 +230,36 @@ class Compiler:
         if not required and not props and addl is True:
             return None
         prop_items = tuple(props.items())
-        known = frozenset(props)
-        extra: Check | None = None if addl is True else self.compile(addl, doc)
-        closed = addl is False
+        if addl is True:  # open: the schema's properties (often one, an `if`'s) are looked up
 
-        def check(v: Any) -> bool:
+            def check(v: Any) -> bool:
+                if type(v) is not dict:
+                    return not strict and not isinstance(v, dict)
+                for k in required:
+                    if k not in v:
+                        return False
+                for k, f in prop_items:
+                    if k in v and not f(v[k]):
+                        return False
+                return True
+
+            return check
+        prop = props.get
+        extra = self.compile(addl, doc)  # for a key of no property (`_never`: closed)
+
+        def check_keys(v: Any) -> bool:
             if type(v) is not dict:
                 return not strict and not isinstance(v, dict)
             for k in required:
                 if k not in v:
                     return False
-            for k, f in prop_items:
-                if k in v and not f(v[k]):
+            for k, x in v.items():  # the value's keys: fewer than the schema's properties
+                f = prop(k)
+                if not (extra(x) if f is None else f(x)):
                     return False
-            if closed:
-                return known.issuperset(v)
-            if extra is not None:
-                for k, x in v.items():
-                    if k not in known and not extra(x):
-                        return False
             return True
 
-        return check
+        return check_keys
 
     def array_check(self, s: dict[str, Any], doc: str, strict: bool) -> Check | None:
         if "items" not in s and "minItems" not in s and "uniqueItems" not in s:
@@ -271,6 +278,8 @@ class Compiler:
                     if not item(x):
                         return False
             if unique:
+                if all(type(x) is str for x in v):  # ids, codes: equal as JSON iff equal
+                    return len(set(v)) == len(v)
                 for i, x in enumerate(v):
                     for y in v[i + 1 :]:
                         if _json_eq(x, y):
@@ -292,6 +301,22 @@ def _type_check(types: list[str]) -> Check:
         other = _TYPES[next(t for t in types if t != "null")]
         return lambda v: v is None or other(v)
     return _any(fns)
+
+
+def _one(fns: Iterable[Check]) -> Check:
+    """Exactly one of `fns` holds (a second match ends the count)."""
+    ones = tuple(fns)
+
+    def check(v: Any) -> bool:
+        found = False
+        for f in ones:
+            if f(v):
+                if found:
+                    return False
+                found = True
+        return found
+
+    return check
 
 
 def _any(fns: list[Check]) -> Check:
