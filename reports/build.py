@@ -36,7 +36,9 @@ from .ordering import natural_key
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
 
-__all__ = ["build", "clause_text", "clause_texts"]
+    from .site_index import RunSummary
+
+__all__ = ["build", "build_history", "clause_text", "clause_texts"]
 
 
 def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
@@ -241,6 +243,47 @@ def build(
         interpretations=interpretations,
         cases=cases,
         mutants=mview,
+    )
+
+
+def build_history(
+    runs: list[RunSummary], registry: Registry, title: str = "Pal keyword rules compliance"
+) -> Report:
+    """The report model of one engine's runs side by side, from their summaries
+    (`reports.site_index`): the engines and their counts as `build` gives them, each group's
+    cells, no cases (the site's engine page, its history)."""
+    engines = _engine_runs(runs)
+    versions = sorted({e.rules_version for e in engines}, key=natural_key)
+    keyword_ids = list(registry.groups)
+    keyword_ids += sorted({g for r in runs for g in r.cells} - set(keyword_ids))
+    for e, run in zip(engines, runs, strict=True):
+        e.totals = run.totals
+        e.keywords = {k: run.cells.get(k) or Cell() for k in keyword_ids}
+        kws = ((e.meta or {}).get("engine") or {}).get("keywords")
+        if isinstance(kws, list):
+            e.lacks = [registry.keyword_name(k) for k in registry.keywords if k not in kws]
+    keywords = [
+        KeywordView(
+            id=kid,
+            name=registry.keyword_name(kid),
+            clauses=[],
+            cases=[],
+            interpretations=[],
+            cells={e.key: e.keywords[kid] for e in engines},
+        )
+        for kid in keyword_ids
+    ]
+    return Report(
+        title=title,
+        generated=utc_now(),
+        palconf=__version__,
+        rules_versions=versions,
+        rules_title=_title(registry, versions),
+        rules_untold=[v for v in versions if v not in registry.versions],
+        engines=engines,
+        keywords=keywords,
+        interpretations=[],
+        cases={},
     )
 
 

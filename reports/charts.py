@@ -135,7 +135,8 @@ def history_lines(history: History, keywords: list[KeywordView]) -> Markup:
     n = len(history.runs)
     w, h, pad, top, bottom = 200, 96, 14, 24, 20
     charts = []
-    shown = [kw for kw in keywords if kw.id != BASE or kw.cases]
+    # (base: when any run has a case of it)
+    shown = [kw for kw in keywords if kw.id != BASE or any(c.all.total for c in kw.cells.values())]
     # one y range for every chart, so that the same drop looks the same size in each
     every = [r for kw in shown for r in history.rates(kw.id) if r is not None]
     lo = max(0.0, math.floor((min(every, default=1.0) - 0.05) * 10) / 10)

@@ -14,7 +14,13 @@ ordered by version where the versions compare (PEP 440, else SemVer), else by da
 Each run is of its own rules version (its results file's meta line): the pages mark each
 run with it, say so where runs of different versions meet, and show a clause's text as the
 runs' versions have it, never the checkout's.
-`site_pages` returns every file as text by its relative path; the command writes them.
+`site_pages` returns every file as text by its relative path, from runs read whole;
+`write_site` (the command) writes the site from a folder of results files through the site's
+index (`reports.site_index`): each file is read as a stream into a summary, and read again
+only when its content changed; a run is held whole only while its step (the comparison with
+the run before it) is made, and the latest run of each engine while the pages are rendered,
+so memory does not grow with the number of runs; a page is written only when its text
+(the generation date aside) changed, and a page the site no longer has is removed.
 """
 
 from __future__ import annotations
@@ -24,36 +30,59 @@ import json
 import os
 import shlex
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from palconf.core import Result
+from palconf.core import Result, json_read
 from palconf.core.causes import by_cause, shared_cause
 from palconf.core.results_file import (
     ResultsError,
     ResultsFile,
     duplicates_warning,
+    is_meta,
     read_results,
+    utc_now,
 )
-from palconf.core.safe_write import file_kind
+from palconf.core.results_meta import meta_problem
+from palconf.core.safe_write import file_kind, write_text_atomic
+from palconf.core.text import without_surrogates
 
 from .badges import badges
-from .build import build, clause_texts
+from .build import build, build_history, clause_texts
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
 from .model import CaseView, Report
 from .names import file_names, slug
 from .ordering import by_text, natural_key
 from .render import environment
+from .site_index import (
+    GENERATED,
+    RunSummary,
+    SiteIndex,
+    file_digest,
+    page_hash,
+    peeked,
+    step_from_json,
+    step_json,
+    summarise,
+)
 from .versions import Ordering, order_runs
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
     from palconf.registry import Registry
 
-__all__ = ["MAX_OTHER_PAGES", "EngineSite", "page_names", "read_folder", "site_pages"]
+__all__ = [
+    "MAX_OTHER_PAGES",
+    "EngineSite",
+    "SiteWritten",
+    "page_names",
+    "read_folder",
+    "site_pages",
+    "write_site",
+]
 
 #: How many cases that are not in the suite get a page each (those that fail first); the
 #: rest are listed on OTHERS, one line each.
@@ -66,14 +95,18 @@ page_names = file_names  # case id → its page's name (`reports.names`)
 class EngineSite:
     name: str
     key: str  # its page: engines/<key>.html
-    runs: list[ResultsFile]  # oldest first
+    runs: list[RunSummary]  # oldest first
     ordering: str  # how they were ordered (`reports.versions.Ordering.note`)
     history: Report  # every run of it, side by side
-    steps: list[Comparison]  # each run against the one before
 
     @property
-    def latest(self) -> ResultsFile:
+    def latest(self) -> RunSummary:
         return self.runs[-1]
+
+    @property
+    def pairs(self) -> list[tuple[RunSummary, RunSummary]]:
+        """Each run with the one before it (its steps: `reports.compare`)."""
+        return list(zip(self.runs, self.runs[1:], strict=False))
 
 
 @dataclass
@@ -118,7 +151,7 @@ def _summary(registry: Registry, cid: str) -> str:
     )
 
 
-def ordered(runs: list[ResultsFile]) -> Ordering[ResultsFile]:
+def ordered(runs: list[RunSummary]) -> Ordering[RunSummary]:
     """One engine's runs, oldest first: by version where the versions compare, else by
     date (`reports.versions`)."""
     return order_runs(runs, lambda r: r.engine_version, lambda r: r.date, lambda r: r.path)
@@ -130,6 +163,22 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
     explain --transcript`, `fuzz --transcript`: also JSON Lines) is no results file: it is
     left out, and `warn` told; so is a `*.jsonl` that is no regular file (a folder, a FIFO,
     a device, a broken link or a link to any of these)."""
+    runs = []
+    for p in _listing(folder, warn):
+        run = _read(p, warn)
+        if run is None:
+            continue
+        runs.append(run)
+        duplicated = duplicates_warning(run)
+        if duplicated and warn is not None:
+            warn(duplicated.removeprefix("warning: "))
+    if not runs:
+        raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
+    return runs
+
+
+def _listing(folder: Path, warn: Callable[[str], None] | None) -> list[Path]:
+    """The folder's `*.jsonl` regular files, by name (`warn` told of the others)."""
     if not folder.is_dir():
         raise ResultsError(f"{folder}: not a folder of results files")
     files = []
@@ -139,22 +188,19 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
             files.append(p)
         elif warn is not None:
             warn(f"{p}: {why}, not a results file: left out")
-    runs = []
-    for p in files:
-        try:
-            runs.append(read_results(p))
-        except ResultsError:
-            if not _is_transcript(p):
-                raise
-            if warn is not None:
-                warn(f"{p}: a transcript, not a results file: left out")
-            continue
-        duplicated = duplicates_warning(runs[-1])
-        if duplicated and warn is not None:
-            warn(duplicated.removeprefix("warning: "))
-    if not runs:
-        raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
-    return runs
+    return files
+
+
+def _read(path: Path, warn: Callable[[str], None] | None) -> ResultsFile | None:
+    """The results file, or None for a transcript (`warn` told)."""
+    try:
+        return read_results(path)
+    except ResultsError:
+        if not _is_transcript(path):
+            raise
+    if warn is not None:
+        warn(f"{path}: a transcript, not a results file: left out")
+    return None
 
 
 def _not_a_file(path: Path) -> str | None:
@@ -191,10 +237,158 @@ def site_pages(
     title: str = "Pal keyword rules compliance",
     warn: Callable[[str], None] | None = None,
 ) -> dict[str, str]:
-    """Relative path → file text, for every page and badge of the site. Every case of the
-    suite gets a page, and at most MAX_OTHER_PAGES others (`with_pages`); the rest are
-    listed on OTHERS (`warn` is told how many)."""
-    by_name: dict[str, list[ResultsFile]] = {}
+    """Relative path → file text, for every page and badge of the site, from runs read
+    whole. Every case of the suite gets a page, and at most MAX_OTHER_PAGES others
+    (`with_pages`); the rest are listed on OTHERS (`warn` is told how many)."""
+    summaries = [summarise(run, "") for run in runs]
+    whole = {id(s): run for s, run in zip(summaries, runs, strict=True)}
+    engines = engine_sites(summaries, registry, title)
+
+    def steps(e: EngineSite) -> list[Comparison]:
+        return [compare(whole[id(a)], whole[id(b)]) for a, b in e.pairs]
+
+    latest = [whole[id(e.latest)] for e in engines]
+    return dict(_pages(engines, latest, steps, registry, suite, title, warn))
+
+
+@dataclass
+class SiteWritten:
+    """What `write_site` did."""
+
+    runs: int  # results files
+    engines: int
+    pages: int  # files the site has
+    written: int  # of them, written (the others were already as they are)
+    removed: list[str]  # pages the site has no more, removed
+
+
+def write_site(
+    folder: Path,
+    out: Path,
+    registry: Registry,
+    suite: Mapping[str, Case] | None = None,
+    title: str = "Pal keyword rules compliance",
+    warn: Callable[[str], None] | None = None,
+) -> SiteWritten:
+    """Write the site of the results files in `folder` into `out`, through the site's index
+    (`reports.site_index`, kept in `out`): the pages are those `site_pages` gives of the
+    same files, and only those whose text changed are written."""
+    index = SiteIndex(out, warn)
+    runs = _summaries(folder, index, warn)
+    engines = engine_sites(runs, registry, title)
+
+    def steps(e: EngineSite) -> list[Comparison]:
+        return [_step(index, a, b) for a, b in e.pairs]
+
+    latest = [read_results(Path(e.latest.path)) for e in engines]
+    token = f"palconf-generated-{os.urandom(8).hex()}"
+    now = utc_now()
+    pages: dict[str, list[Any]] = {}
+    written = 0
+    index.save(runs, {})  # (until the pages are written, no page is known to be as it is)
+    for rel, text in _pages(engines, latest, steps, registry, suite, title, warn, token):
+        digest = page_hash(text.replace(token, GENERATED))
+        entry = index.pages.get(rel)
+        if entry is None or not index.unchanged(rel, digest):
+            data = text.replace(token, now)
+            write_text_atomic(out / rel, data, inside=out)
+            entry, written = [digest, len(data.encode("utf-8"))], written + 1
+        pages[rel] = entry
+    removed = index.remove_pages(pages)
+    index.forget_steps(pair for e in engines for pair in e.pairs)
+    index.save(runs, pages)
+    return SiteWritten(len(runs), len(engines), len(pages), written, removed)
+
+
+def _summaries(
+    folder: Path, index: SiteIndex, warn: Callable[[str], None] | None
+) -> list[RunSummary]:
+    """The summary of every results file in the folder, by name (as `read_folder` reads
+    them, and warns alike): from the index where the file's content is the one it was made
+    of, else read. Each engine's runs are then walked in order, and a run is read whole
+    only when it has no summary yet or no step to the run before it (both are made then),
+    and at most two at a time."""
+    notes: list[tuple[Path, str]] = []  # (file, warning), told in the files' order
+    found: list[RunSummary] = []
+    for p in _listing(folder, warn):
+        try:
+            digest = file_digest(p)
+        except OSError as e:
+            raise ResultsError(f"{p}: cannot be read: {e.strerror or e}") from None
+        summary = index.summary(p.name, digest, p)
+        if summary is None:
+            meta = _first_meta(p)
+            if meta is not None:
+                summary = peeked(p, digest, meta)
+            elif (run := _read(p, lambda w, p=p: notes.append((p, w)))) is not None:
+                summary = summarise(run, digest)
+        if summary is not None:
+            found.append(summary)
+    if not found:
+        raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
+    by_name: dict[str, list[RunSummary]] = {}
+    for s in found:
+        by_name.setdefault(s.engine_name, []).append(s)
+    done: dict[str, RunSummary] = {}
+    for group in by_name.values():
+        runs = ordered(group).runs
+        before: ResultsFile | None = None  # the run before, whole, when it was read
+        for i, s in enumerate(runs):
+            missing = i > 0 and not index.has_step(runs[i - 1], s)
+            if s.complete and not missing:
+                before = None
+                continue
+            run = read_results(Path(s.path))
+            if not s.complete:
+                s = runs[i] = summarise(run, s.digest)
+            if missing:
+                old = before if before is not None else read_results(Path(runs[i - 1].path))
+                index.save_step(compare(old, run), runs[i - 1], s)
+            before = run
+        done.update((r.path, r) for r in runs)
+    out = [done[s.path] for s in found]
+    for s in out:
+        if (duplicated := duplicates_warning(s)) is not None:
+            notes.append((Path(s.path), duplicated.removeprefix("warning: ")))
+    if warn is not None:
+        for _, words in sorted(notes, key=lambda n: n[0]):
+            warn(words)
+    return out
+
+
+def _first_meta(path: Path) -> dict[str, Any] | None:
+    """The file's meta line when it is its first line and names its engine (what the runs
+    are ordered by, before the file is read whole), else None."""
+    try:
+        lines = json_read.read_lines(path, ResultsError, "a results file")
+        try:
+            first = next((line for line in lines if line.strip()), "")
+        finally:
+            lines.close()  # type: ignore[attr-defined]
+        obj = without_surrogates(json_read.loads(first))
+    except (ResultsError, ValueError, RecursionError):
+        return None
+    meta = obj.get("meta") if is_meta(obj) else None
+    if not isinstance(meta, dict) or meta_problem(meta) is not None:
+        return None
+    engine = meta.get("engine")
+    return meta if isinstance(engine, dict) and engine.get("name") else None
+
+
+def _step(index: SiteIndex, old: RunSummary, new: RunSummary) -> Comparison:
+    """The comparison of two runs from the index, or made again from their files (and
+    kept)."""
+    found = index.step(old, new)
+    if found is not None:
+        return found
+    c = compare(read_results(Path(old.path)), read_results(Path(new.path)))
+    index.save_step(c, old, new)
+    return step_from_json(step_json(c, old.digest, new.digest), old, new)
+
+
+def engine_sites(runs: list[RunSummary], registry: Registry, title: str) -> list[EngineSite]:
+    """The engines of the runs, by name, each with its runs in order and its history."""
+    by_name: dict[str, list[RunSummary]] = {}
     for run in runs:
         by_name.setdefault(run.engine_name, []).append(run)
     engines: list[EngineSite] = []
@@ -212,11 +406,26 @@ def site_pages(
                 key=key,
                 runs=runs_of,
                 ordering=order.note,
-                history=build(runs_of, registry, title=title),
-                steps=[compare(a, b) for a, b in zip(runs_of, runs_of[1:], strict=False)],
+                history=build_history(runs_of, registry, title=title),
             )
         )
-    latest = build([e.latest for e in engines], registry, title=title, suite=suite)
+    return engines
+
+
+def _pages(
+    engines: list[EngineSite],
+    latest_runs: list[ResultsFile],
+    engine_steps: Callable[[EngineSite], list[Comparison]],
+    registry: Registry,
+    suite: Mapping[str, Case] | None,
+    title: str,
+    warn: Callable[[str], None] | None,
+    generated: str | None = None,
+) -> Iterator[tuple[str, str]]:
+    """(relative path, text) of every page and badge, one at a time: the engines' steps
+    are asked for one engine at a time (`engine_steps`), `latest_runs` are each engine's last
+    run, whole."""
+    latest = build(latest_runs, registry, title=title, suite=suite, generated=generated)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
     names = file_names(latest.cases, 80)
@@ -236,30 +445,40 @@ def site_pages(
         "paged": lambda cases: [c for c in cases if c.id in paged],
         "others": OTHERS,
     }
-    pages: dict[str, str] = {}
-    pages["index.html"] = env.get_template("site_index.html.j2").render(
-        root="",
-        bars=keyword_bars(latest.engines, latest.keywords),
-        legend=engine_legend(latest.engines),
-        **common,
+    yield (
+        "index.html",
+        env.get_template("site_index.html.j2").render(
+            root="",
+            bars=keyword_bars(latest.engines, latest.keywords),
+            legend=engine_legend(latest.engines),
+            **common,
+        ),
     )
     for e, shown in zip(engines, latest.engines, strict=True):
         hist = histories(e.history.engines)
-        pages[f"engines/{e.key}.html"] = env.get_template("site_engine.html.j2").render(
-            root="../",
-            e=e,
-            run=shown,
-            lines=history_lines(hist[0], e.history.keywords) if hist else "",
-            **common,
+        yield (
+            f"engines/{e.key}.html",
+            env.get_template("site_engine.html.j2").render(
+                root="../",
+                e=e,
+                steps=engine_steps(e),
+                run=shown,
+                lines=history_lines(hist[0], e.history.keywords) if hist else "",
+                **common,
+            ),
         )
     for kw in latest.keywords:
         if kw.shown:
-            pages[f"keywords/{kw_names[kw.id]}.html"] = env.get_template(
-                "site_keyword.html.j2"
-            ).render(root="../", kw=kw, **common)
+            yield (
+                f"keywords/{kw_names[kw.id]}.html",
+                env.get_template("site_keyword.html.j2").render(root="../", kw=kw, **common),
+            )
     if rest:
-        pages[OTHERS] = env.get_template("site_others.html.j2").render(
-            root="", rest=rest, names=names, limit=MAX_OTHER_PAGES, **common
+        yield (
+            OTHERS,
+            env.get_template("site_others.html.j2").render(
+                root="", rest=rest, names=names, limit=MAX_OTHER_PAGES, **common
+            ),
         )
         if warn is not None:
             warn(
@@ -278,19 +497,21 @@ def site_pages(
                 start = board("the board after setup", replayed[0].observe(), replayed[0], [])
         rules = [(r, registry.rule_text(r)) for r in c.rules]
         clauses = _case_clauses(c, latest, registry)
-        pages[f"cases/{names[c.id]}.html"] = env.get_template("site_case.html.j2").render(
-            root="../",
-            c=c,
-            clauses=clauses,
-            rules=rules,
-            start=start,
-            steps=steps,
-            explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
-            **common,
+        yield (
+            f"cases/{names[c.id]}.html",
+            env.get_template("site_case.html.j2").render(
+                root="../",
+                c=c,
+                clauses=clauses,
+                rules=rules,
+                start=start,
+                steps=steps,
+                explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
+                **common,
+            ),
         )
     for rel, badge in badges(latest).items():
-        pages[f"badges/{rel}"] = json.dumps(badge, ensure_ascii=False) + "\n"
-    return pages
+        yield f"badges/{rel}", json.dumps(badge, ensure_ascii=False) + "\n"
 
 
 def with_pages(cases: Mapping[str, CaseView], suite: Mapping[str, Case] | None) -> set[str]:
