@@ -9,7 +9,7 @@ each run's own (`ResultsFile.rules_version`), and a clause's text the one of tha
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["build", "build_history", "clause_text", "clause_texts"]
 
 
-def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
+def _engine_runs(runs: Sequence[ResultsFile]) -> list[EngineRun]:
     labels = [" ".join(p for p in (r.engine_name, r.engine_version) if p) for r in runs]
     engines: list[EngineRun] = []
     used: set[str] = set()
@@ -69,6 +69,15 @@ def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
             )
         )
     return engines
+
+
+def _lacks(e: EngineRun, registry: Registry) -> list[str] | None:
+    """The keywords of the rules the engine does not implement (its meta line's hello), or
+    None when the meta line does not say."""
+    kws = ((e.meta or {}).get("engine") or {}).get("keywords")
+    if not isinstance(kws, list):
+        return None
+    return [registry.keyword_name(k) for k in registry.keywords if k not in kws]
 
 
 def _letters(n: int) -> str:
@@ -142,10 +151,7 @@ def build(
             e.totals.add(r)
             for g in r.groups:
                 e.keywords[g].add(r)
-
-        kws = ((e.meta or {}).get("engine") or {}).get("keywords")
-        if isinstance(kws, list):
-            e.lacks = [registry.keyword_name(k) for k in registry.keywords if k not in kws]
+        e.lacks = _lacks(e, registry)
 
     interp_of_clause: dict[str, list[str]] = {}
     for iid, data in registry.interpretations.items():
@@ -258,10 +264,8 @@ def build_history(
     keyword_ids += sorted({g for r in runs for g in r.cells} - set(keyword_ids))
     for e, run in zip(engines, runs, strict=True):
         e.totals = run.totals
-        e.keywords = {k: run.cells.get(k) or Cell() for k in keyword_ids}
-        kws = ((e.meta or {}).get("engine") or {}).get("keywords")
-        if isinstance(kws, list):
-            e.lacks = [registry.keyword_name(k) for k in registry.keywords if k not in kws]
+        e.keywords = {k: run.cells.get(k, Cell()) for k in keyword_ids}
+        e.lacks = _lacks(e, registry)
     keywords = [
         KeywordView(
             id=kid,

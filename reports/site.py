@@ -26,15 +26,18 @@ so memory does not grow with the number of runs; a page is written only when its
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import shlex
 import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from palconf import __version__, paths
 from palconf.core import Result, json_read
 from palconf.core.causes import by_cause, shared_cause
 from palconf.core.results_file import (
@@ -53,7 +56,7 @@ from .badges import badges
 from .build import build, build_history, clause_texts
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
-from .model import CaseView, Report
+from .model import CaseView, EngineRun, Report
 from .names import file_names, slug
 from .ordering import by_text, natural_key
 from .render import environment
@@ -165,8 +168,10 @@ def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list
     a device, a broken link or a link to any of these)."""
     runs = []
     for p in _listing(folder, warn):
-        run = _read(p, warn)
+        run = _read(p)
         if run is None:
+            if warn is not None:
+                warn(_transcript(p))
             continue
         runs.append(run)
         duplicated = duplicates_warning(run)
@@ -191,16 +196,18 @@ def _listing(folder: Path, warn: Callable[[str], None] | None) -> list[Path]:
     return files
 
 
-def _read(path: Path, warn: Callable[[str], None] | None) -> ResultsFile | None:
-    """The results file, or None for a transcript (`warn` told)."""
+def _read(path: Path) -> ResultsFile | None:
+    """The results file, or None for a transcript (`_transcript` says so)."""
     try:
         return read_results(path)
     except ResultsError:
         if not _is_transcript(path):
             raise
-    if warn is not None:
-        warn(f"{path}: a transcript, not a results file: left out")
     return None
+
+
+def _transcript(path: Path) -> str:
+    return f"{path}: a transcript, not a results file: left out"
 
 
 def _not_a_file(path: Path) -> str | None:
@@ -248,7 +255,7 @@ def site_pages(
         return [compare(whole[id(a)], whole[id(b)]) for a, b in e.pairs]
 
     latest = [whole[id(e.latest)] for e in engines]
-    return dict(_pages(engines, latest, steps, registry, suite, title, warn))
+    return {p.rel: p.render() for p in _pages(engines, latest, steps, registry, suite, title, warn)}
 
 
 @dataclass
@@ -286,14 +293,19 @@ def write_site(
     pages: dict[str, list[Any]] = {}
     written = 0
     index.save(runs, {})  # (until the pages are written, no page is known to be as it is)
-    for rel, text in _pages(engines, latest, steps, registry, suite, title, warn, token):
+    made = _pages(engines, latest, steps, registry, suite, title, warn, token, _fingerprint(suite))
+    for page in made:
+        entry = index.pages.get(page.rel)
+        if entry is not None and entry[2] == page.inputs and index.unchanged(page.rel, entry[0]):
+            pages[page.rel] = entry  # made of the same inputs: as it is
+            continue
+        text = page.render()
         digest = page_hash(text.replace(token, GENERATED))
-        entry = index.pages.get(rel)
-        if entry is None or not index.unchanged(rel, digest):
+        if entry is None or not index.unchanged(page.rel, digest):
             data = text.replace(token, now)
-            write_text_atomic(out / rel, data, inside=out)
-            entry, written = [digest, len(data.encode("utf-8"))], written + 1
-        pages[rel] = entry
+            write_text_atomic(out / page.rel, data, inside=out)
+            entry, written = [digest, len(data.encode("utf-8")), ""], written + 1
+        pages[page.rel] = [entry[0], entry[1], page.inputs]
     removed = index.remove_pages(pages)
     index.forget_steps(pair for e in engines for pair in e.pairs)
     index.save(runs, pages)
@@ -320,8 +332,10 @@ def _summaries(
             meta = _first_meta(p)
             if meta is not None:
                 summary = peeked(p, digest, meta)
-            elif (run := _read(p, lambda w, p=p: notes.append((p, w)))) is not None:
+            elif (run := _read(p)) is not None:
                 summary = summarise(run, digest)
+            else:
+                notes.append((p, _transcript(p)))
         if summary is not None:
             found.append(summary)
     if not found:
@@ -421,10 +435,12 @@ def _pages(
     title: str,
     warn: Callable[[str], None] | None,
     generated: str | None = None,
-) -> Iterator[tuple[str, str]]:
-    """(relative path, text) of every page and badge, one at a time: the engines' steps
-    are asked for one engine at a time (`engine_steps`), `latest_runs` are each engine's last
-    run, whole."""
+    fingerprint: str = "",
+) -> Iterator[Page]:
+    """Every page and badge, one at a time, each rendered when asked (`Page.render`): the
+    engines' steps are asked for one engine's page at a time (`engine_steps`);
+    `latest_runs` are each engine's last run, whole. A page's `inputs` is a hash of what it
+    is made of (with `fingerprint`: of palconf, its templates, the rules and the suite)."""
     latest = build(latest_runs, registry, title=title, suite=suite, generated=generated)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
@@ -445,49 +461,68 @@ def _pages(
         "paged": lambda cases: [c for c in cases if c.id in paged],
         "others": OTHERS,
     }
-    yield (
+    # what every engine's page is made of but its own runs; what every other page is made of
+    around = _hash(
+        fingerprint,
+        title,
+        [(e.name, e.key) for e in engines],
+        names,
+        sorted(paged),
+        kw_names,
+        latest.rules_title,
+        latest.rules_heading,
+    )
+    inputs = _hash(around, [(e.latest.digest, e.latest.path) for e in engines])
+
+    def render(template: str, **values: Any) -> Callable[[], str]:
+        return lambda: env.get_template(template).render(**values, **common)
+
+    yield Page(
         "index.html",
-        env.get_template("site_index.html.j2").render(
+        inputs,
+        render(
+            "site_index.html.j2",
             root="",
             bars=keyword_bars(latest.engines, latest.keywords),
             legend=engine_legend(latest.engines),
-            **common,
         ),
     )
     for e, shown in zip(engines, latest.engines, strict=True):
-        hist = histories(e.history.engines)
-        yield (
-            f"engines/{e.key}.html",
-            env.get_template("site_engine.html.j2").render(
+
+        def engine_page(e: EngineSite = e, shown: EngineRun = shown) -> str:
+            hist = histories(e.history.engines)
+            return env.get_template("site_engine.html.j2").render(
                 root="../",
                 e=e,
                 steps=engine_steps(e),
                 run=shown,
                 lines=history_lines(hist[0], e.history.keywords) if hist else "",
                 **common,
-            ),
-        )
+            )
+
+        own = [(r.digest, r.path) for r in e.runs]
+        key = _hash(around, e.name, e.key, e.ordering, own, shown.key, shown.tag, shown.label)
+        yield Page(f"engines/{e.key}.html", key, engine_page)
     for kw in latest.keywords:
         if kw.shown:
-            yield (
+            yield Page(
                 f"keywords/{kw_names[kw.id]}.html",
-                env.get_template("site_keyword.html.j2").render(root="../", kw=kw, **common),
+                inputs,
+                render("site_keyword.html.j2", root="../", kw=kw),
             )
     if rest:
-        yield (
+        yield Page(
             OTHERS,
-            env.get_template("site_others.html.j2").render(
-                root="", rest=rest, names=names, limit=MAX_OTHER_PAGES, **common
-            ),
+            inputs,
+            render("site_others.html.j2", root="", rest=rest, names=names, limit=MAX_OTHER_PAGES),
         )
         if warn is not None:
             warn(
                 f"{len(rest)} case(s) not in the suite have no page of their own (at most "
                 f"{MAX_OTHER_PAGES} do): they are listed on {OTHERS}"
             )
-    for c in latest.cases.values():
-        if c.id not in paged:
-            continue
+
+    def case_page(c: CaseView) -> str:
         start, steps = None, []
         if suite is not None and (case := suite.get(c.id)) is not None:
             steps = steps_of(case)
@@ -497,21 +532,50 @@ def _pages(
                 start = board("the board after setup", replayed[0].observe(), replayed[0], [])
         rules = [(r, registry.rule_text(r)) for r in c.rules]
         clauses = _case_clauses(c, latest, registry)
-        yield (
-            f"cases/{names[c.id]}.html",
-            env.get_template("site_case.html.j2").render(
-                root="../",
-                c=c,
-                clauses=clauses,
-                rules=rules,
-                start=start,
-                steps=steps,
-                explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
-                **common,
-            ),
+        return env.get_template("site_case.html.j2").render(
+            root="../",
+            c=c,
+            clauses=clauses,
+            rules=rules,
+            start=start,
+            steps=steps,
+            explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
+            **common,
         )
+
+    for c in latest.cases.values():
+        if c.id in paged:
+            yield Page(f"cases/{names[c.id]}.html", inputs, partial(case_page, c))
     for rel, badge in badges(latest).items():
-        yield f"badges/{rel}", json.dumps(badge, ensure_ascii=False) + "\n"
+        text = json.dumps(badge, ensure_ascii=False) + "\n"
+        yield Page(f"badges/{rel}", inputs, partial(str, text))
+
+
+@dataclass
+class Page:
+    """A file of the site: where, a hash of what it is made of, and its text when asked."""
+
+    rel: str
+    inputs: str
+    render: Callable[[], str]
+
+
+def _hash(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _fingerprint(suite: Mapping[str, Case] | None) -> str:
+    """A hash of what every page is made of besides the runs: palconf (its version, the
+    site's code and templates), the rules and registry, and the suite's case files."""
+    h = hashlib.sha256(__version__.encode("utf-8"))
+    here = Path(__file__).parent
+    folders = [here, paths.RULES] + ([paths.CASES] if suite is not None else [])
+    for folder in folders:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file() and p.suffix in (".py", ".j2", ".toml", ".txt", ".md", ".json"):
+                h.update(str(p.relative_to(folder)).encode("utf-8", "surrogateescape"))
+                h.update(p.read_bytes())
+    return h.hexdigest()
 
 
 def with_pages(cases: Mapping[str, CaseView], suite: Mapping[str, Case] | None) -> set[str]:

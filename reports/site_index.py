@@ -18,8 +18,10 @@ when the file's content hash is the one it was made of. An index of another vers
 rebuilt; one that cannot be read (not JSON, a field of the wrong type) is ignored with a
 warning and rebuilt; a step that cannot be read is made again from its two files.
 
-`page_hash` is what a page is compared by: its text with the generation date left out
-(`GENERATED`), so that a page whose content did not change is not written again.
+A page is rendered again only when what it is made of changed (a hash of its inputs:
+palconf, its templates, the rules, the suite, the runs it shows), and written only when
+its text changed (`page_hash`: its text with the generation date left out, `GENERATED`),
+so that a page whose content did not change keeps its file and its date.
 """
 
 from __future__ import annotations
@@ -139,7 +141,9 @@ def summarise(run: ResultsFile, digest: str) -> RunSummary:
     for r in run.results:
         s.totals.add(r)
         for g in r.groups:
-            s.cells.setdefault(g, Cell()).add(r)
+            if g not in s.cells:
+                s.cells[g] = Cell()
+            s.cells[g].add(r)
     return s
 
 
@@ -277,7 +281,8 @@ class SiteIndex:
         self.out = out
         self.warn = warn
         self.runs: dict[str, RunSummary] = {}  # file name → its summary
-        self.pages: dict[str, list[Any]] = {}  # relative path → [hash, bytes written]
+        #: relative path → [hash of its text, bytes written, hash of what it is made of]
+        self.pages: dict[str, list[Any]] = {}
         self._load()
 
     @property
@@ -312,11 +317,12 @@ class SiteIndex:
             for rel, entry in _object(data.get("pages"), "pages").items():
                 if not (
                     isinstance(entry, list)
-                    and len(entry) == 2
+                    and len(entry) == 3
                     and isinstance(entry[0], str)
                     and isinstance(entry[1], int)
+                    and isinstance(entry[2], str)
                 ):
-                    raise ValueError(f"the page {rel!r} has no [hash, size]")
+                    raise ValueError(f"the page {rel!r} has no [hash, size, inputs]")
                 pages[rel] = entry
         except (ValueError, RecursionError) as e:
             self._tell(f"{self.path}: not a site index ({e}): ignored, the site is built anew")
@@ -382,7 +388,7 @@ class SiteIndex:
         """Remove the pages this index wrote that are not in `keep` (the site has them no
         more), where each is still the file written; their paths."""
         gone = []
-        for rel, (_, size) in sorted(self.pages.items()):
+        for rel, (_, size, _) in sorted(self.pages.items()):
             if rel in keep:
                 continue
             p = self.out / rel
