@@ -19,8 +19,9 @@ from palconf.cli import main as cli
 from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
 from palconf.reports.boards import load_suite
+from palconf.reports.build import build, build_history
 from palconf.reports.site import read_folder, site_pages
-from palconf.reports.site_index import INDEX_DIR
+from palconf.reports.site_index import INDEX_DIR, summarise
 
 from .test_reports import WrongRules, run_to_file
 from .test_site import make_versions
@@ -215,3 +216,22 @@ def test_a_corrupt_step_is_made_again_with_a_warning(
     assert pages_of(out) == fresh(results, tmp_path, capsys)
     _, err = built(results, out, capsys)
     assert err == ""  # made again, and kept
+
+
+def test_a_history_of_summaries_counts_as_a_report_of_the_whole_runs(runs: Path) -> None:
+    """The engine page's history (`build_history`, from summaries) counts every run as
+    `build` counts the runs read whole: each group's cell and the totals, keys and labels."""
+    registry = load_registry()
+    whole = read_folder(runs)
+    summaries = [summarise(r, "") for r in whole]
+    report = build(whole, registry)
+    history = build_history(summaries, registry)
+    assert [e.key for e in history.engines] == [e.key for e in report.engines]
+    assert [k.id for k in history.keywords] == [k.id for k in report.keywords]
+    for h, e in zip(history.engines, report.engines, strict=True):
+        assert (h.label, h.rules_version, h.lacks) == (e.label, e.rules_version, e.lacks)
+        assert h.totals.to_json() == e.totals.to_json()
+        assert {k: c.to_json() for k, c in h.keywords.items()} == {
+            k: c.to_json() for k, c in e.keywords.items()
+        }
+    assert any(e.totals.all.failed for e in history.engines)  # (there is something to count)
