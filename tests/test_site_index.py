@@ -20,7 +20,8 @@ from palconf.engines.oracle_engine import OracleEngine
 from palconf.registry import load as load_registry
 from palconf.reports.boards import load_suite
 from palconf.reports.build import build, build_history
-from palconf.reports.site import read_folder, site_pages
+from palconf.reports.site import site_pages
+from palconf.reports.site_folder import read_folder
 from palconf.reports.site_index import INDEX_DIR, summarise
 
 from .test_reports import WrongRules, run_to_file

@@ -49,7 +49,7 @@ def _warn(words: str) -> None:
 def main(args: argparse.Namespace) -> int:
     from palconf.core.results_file import ResultsError
     from palconf.reports.boards import load_suite
-    from palconf.reports.site import write_site
+    from palconf.reports.site_folder import write_site
 
     registry = registry_or_exit()
     out: Path = args.out
