@@ -5,11 +5,17 @@
   peak memory of the child, files and bytes written.
 
 - many results files (issue 33): the oracle run once, copied as E engines × V versions,
-  each version with other cases failing; `palconf site` over all of them, then again
-  after one more results file is added: seconds, peak memory, files and bytes each time.
+  each version with other cases failing; `palconf site` over all of them into a new
+  folder (the full build), then again after one more results file is added (a new version
+  of an engine: the nightly case), after one more engine is added, and with nothing
+  added: seconds (wall and CPU: on a busy machine the CPU seconds are the steadier
+  figure), peak memory of the child, files written, and the ratios to the full build.
+  The targets (issue 33): full build under 60 s and 300 MB; one file added under a tenth.
 
     python -m benchmarks.site_bench foreign [N]        # N = 100000
     python -m benchmarks.site_bench many [V]           # 4 engines × V versions, V = 250
+    python -m benchmarks.site_bench many 250 --python OTHER/.venv/bin/python
+                                                       # another checkout's palconf (before)
 """
 
 from __future__ import annotations
@@ -48,13 +54,15 @@ def foreign_results(path: Path, n: int) -> None:
             )
 
 
-def site_run(results: Path, out: Path) -> dict[str, Any]:
-    """`palconf site results --out out` in a child: seconds, peak RSS, files and bytes."""
+def site_run(results: Path, out: Path, python: str = sys.executable) -> dict[str, Any]:
+    """`palconf site results --out out` in a child: seconds (wall and CPU), peak RSS, files
+    and bytes, and how many files it wrote (its last line says)."""
     t = time.perf_counter()
+    before = {q: q.stat().st_mtime_ns for q in out.rglob("*") if q.is_file()}
     with tempfile.TemporaryFile("w+") as err:
         p = subprocess.Popen(
             [
-                sys.executable,
+                python,
                 "-c",
                 "import sys; from palconf.cli import entry; sys.exit(entry())",
                 "site",
@@ -72,12 +80,15 @@ def site_run(results: Path, out: Path) -> dict[str, Any]:
         stderr = err.read()
     rss = usage.ru_maxrss
     files = [q for q in out.rglob("*") if q.is_file()]
+    written = [q for q in files if before.get(q) != q.stat().st_mtime_ns]
     return {
         "status": p.returncode,
         "seconds": round(seconds, 2),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
         "maxrss_mb": round(rss / 1024, 1),
         "files": len(files),
-        "mb_written": round(sum(q.stat().st_size for q in files) / 1e6, 1),
+        "files_written": len(written),
+        "mb_written": round(sum(q.stat().st_size for q in written) / 1e6, 1),
         "warnings": [w for w in stderr.splitlines() if "warning" in w][:3],
     }
 
@@ -111,7 +122,7 @@ def copies(src: Path, folder: Path, engines: int, versions: int) -> None:
             (folder / f"{name}-1.{v}.jsonl").write_text("\n".join(out) + "\n", "utf-8")
 
 
-def many(versions: int) -> dict[str, Any]:
+def many(versions: int, python: str = sys.executable) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "oracle.jsonl"
         subprocess.run(
@@ -130,17 +141,36 @@ def many(versions: int) -> dict[str, Any]:
         )
         results = Path(tmp) / "results"
         results.mkdir()
-        copies(src, results, 4, versions)
+        copies(src, results, 4, versions + 1)
+        newest = results / f"engine-0-1.{versions}.jsonl"
+        kept = Path(tmp) / newest.name
+        newest.rename(kept)  # held back: the one added
         site = Path(tmp) / "site"
-        full = site_run(results, site)
-        copies(src, results, 5, 1)  # one more: engine-4 1.0
-        again = site_run(results, site)
-        ratio = round(again["seconds"] / full["seconds"], 3) if full["seconds"] else None
+        full = site_run(results, site, python)
+        kept.rename(newest)
+        version_added = site_run(results, site, python)
+        copies(src, results, 5, 1)  # one more engine: engine-4 1.0 (the others: as they were)
+        engine_added = site_run(results, site, python)
+        nothing = site_run(results, site, python)
+
+        def ratio(run: dict[str, Any], key: str) -> float | None:
+            return round(run[key] / full[key], 3) if full[key] else None
+
         return {
+            "python": python,
             "results_files": 4 * versions,
             "full": full,
-            "one_added": again,
-            "ratio_seconds": ratio,
+            "one_version_added": version_added,
+            "one_engine_added": engine_added,
+            "nothing_added": nothing,
+            "ratio_seconds": {
+                "version_added": ratio(version_added, "seconds"),
+                "engine_added": ratio(engine_added, "seconds"),
+            },
+            "ratio_cpu_seconds": {
+                "version_added": ratio(version_added, "cpu_seconds"),
+                "engine_added": ratio(engine_added, "cpu_seconds"),
+            },
         }
 
 
@@ -148,12 +178,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.site_bench")
     p.add_argument("what", choices=["foreign", "many"])
     p.add_argument("n", type=int, nargs="?", help="ids (foreign: 100000), versions (many: 250)")
+    p.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter whose palconf runs `site` (another checkout's, for a before)",
+    )
     args = p.parse_args(argv)
     os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "")
     if args.what == "foreign":
         print(json.dumps(foreign(args.n or 100_000), indent=2))
     else:
-        print(json.dumps(many(args.n or 250), indent=2))
+        print(json.dumps(many(args.n or 250, args.python), indent=2))
     return 0
 
 

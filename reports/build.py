@@ -9,7 +9,7 @@ each run's own (`ResultsFile.rules_version`), and a clause's text the one of tha
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,10 +37,12 @@ from .ordering import natural_key
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
 
-__all__ = ["build", "clause_text", "clause_texts"]
+    from .site_index import RunSummary
+
+__all__ = ["build", "build_history", "clause_text", "clause_texts"]
 
 
-def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
+def _engine_runs(runs: Sequence[ResultsFile]) -> list[EngineRun]:
     labels = [" ".join(p for p in (r.engine_name, r.engine_version) if p) for r in runs]
     engines: list[EngineRun] = []
     used: set[str] = set()
@@ -69,6 +71,15 @@ def _engine_runs(runs: list[ResultsFile]) -> list[EngineRun]:
             )
         )
     return engines
+
+
+def _lacks(e: EngineRun, registry: Registry) -> list[str] | None:
+    """The keywords of the rules the engine does not implement (its meta line's hello), or
+    None when the meta line does not say."""
+    kws = ((e.meta or {}).get("engine") or {}).get("keywords")
+    if not isinstance(kws, list):
+        return None
+    return [registry.keyword_name(k) for k in registry.keywords if k not in kws]
 
 
 def _sort_ids(ids: Iterable[str]) -> list[str]:
@@ -132,10 +143,7 @@ def build(
             e.totals.add(r)
             for g in r.groups:
                 e.keywords[g].add(r)
-
-        kws = ((e.meta or {}).get("engine") or {}).get("keywords")
-        if isinstance(kws, list):
-            e.lacks = [registry.keyword_name(k) for k in registry.keywords if k not in kws]
+        e.lacks = _lacks(e, registry)
 
     interp_of_clause: dict[str, list[str]] = {}
     for iid, data in registry.interpretations.items():
@@ -233,6 +241,45 @@ def build(
         interpretations=interpretations,
         cases=cases,
         mutants=mview,
+    )
+
+
+def build_history(
+    runs: list[RunSummary], registry: Registry, title: str = "Pal keyword rules compliance"
+) -> Report:
+    """The report model of one engine's runs side by side, from their summaries
+    (`reports.site_index`): the engines and their counts as `build` gives them, each group's
+    cells, no cases (the site's engine page, its history)."""
+    engines = _engine_runs(runs)
+    versions = sorted({e.rules_version for e in engines}, key=natural_key)
+    keyword_ids = list(registry.groups)
+    keyword_ids += sorted({g for r in runs for g in r.cells} - set(keyword_ids))
+    for e, run in zip(engines, runs, strict=True):
+        e.totals = run.totals
+        e.keywords = {k: run.cells.get(k, Cell()) for k in keyword_ids}
+        e.lacks = _lacks(e, registry)
+    keywords = [
+        KeywordView(
+            id=kid,
+            name=registry.keyword_name(kid),
+            clauses=[],
+            cases=[],
+            interpretations=[],
+            cells={e.key: e.keywords[kid] for e in engines},
+        )
+        for kid in keyword_ids
+    ]
+    return Report(
+        title=title,
+        generated=utc_now(),
+        palconf=__version__,
+        rules_versions=versions,
+        rules_title=_title(registry, versions),
+        rules_untold=[v for v in versions if v not in registry.versions],
+        engines=engines,
+        keywords=keywords,
+        interpretations=[],
+        cases={},
     )
 
 

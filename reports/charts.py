@@ -242,7 +242,8 @@ def history_lines(
     labels = [shorten(visible(label), 12) for label in history.labels]
     drawn = x_labels(xs, labels, font, w)
     charts = []
-    shown = [kw for kw in keywords if kw.id != BASE or kw.cases]
+    # (base: when any run has a case of it)
+    shown = [kw for kw in keywords if kw.id != BASE or any(c.all.total for c in kw.cells.values())]
     # one y range for every chart, so that the same drop looks the same size in each
     every = [r for kw in shown for r in history.rates(kw.id) if r is not None]
     lo = max(0.0, math.floor((min(every, default=1.0) - 0.05) * 10) / 10)

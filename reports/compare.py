@@ -155,7 +155,9 @@ def compare(old: ResultsFile, new: ResultsFile) -> Comparison:
     for side, results in ((0, old.results), (1, new.results)):
         for r in results:
             for k in r.groups:
-                tallies.setdefault(k, (Tally(), Tally()))[side].add(r.outcome)
+                if k not in tallies:  # (not setdefault: two new tallies per result)
+                    tallies[k] = (Tally(), Tally())
+                tallies[k][side].add(r.outcome)
     c.keywords = [
         (k, o_t, n_t)
         for k, (o_t, n_t) in sorted(tallies.items())

@@ -14,47 +14,61 @@ ordered by version where the versions compare (PEP 440, else SemVer), else by da
 Each run is of its own rules version (its results file's meta line): the pages mark each
 run with it, say so where runs of different versions meet, and show a clause's text as the
 runs' versions have it, never the checkout's.
-`site_pages` returns every file as text by its relative path; the command writes them.
+`site_pages` returns every file as text by its relative path, from runs read whole;
+`reports.site_folder.write_site` (the command) writes the site from a folder through the site's
+index (`reports.site_index`): each file is read as a stream into a summary, and read again
+only when its content changed; a run is held whole only while its step (the comparison with
+the run before it) is made, and the latest run of each engine while the pages are rendered,
+so memory does not grow with the number of runs; a page is written only when its text
+(the generation date aside) changed, and a page the site no longer has is removed.
 """
 
 from __future__ import annotations
 
-import errno
+import hashlib
 import json
-import os
 import shlex
-import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from palconf import __version__, paths
 from palconf.core import Result
 from palconf.core.causes import by_cause, shared_cause
 from palconf.core.results_file import (
-    NotResults,
-    ResultsError,
     ResultsFile,
-    duplicates_warning,
-    read_results,
 )
-from palconf.core.safe_write import file_kind
 
 from .badges import badges
-from .build import build, clause_texts
+from .build import build, build_history, clause_texts
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
-from .model import CaseView, Report
+from .model import CaseView, EngineRun, Report
 from .names import file_names, slug
 from .ordering import by_text, natural_key
 from .render import environment
+from .site_index import (
+    RunSummary,
+    summarise,
+)
 from .versions import Ordering, order_runs
 
 if TYPE_CHECKING:
     from palconf.cases.loader import Case
     from palconf.registry import Registry
 
-__all__ = ["MAX_OTHER_PAGES", "EngineSite", "page_names", "read_folder", "site_pages"]
+__all__ = [
+    "MAX_OTHER_PAGES",
+    "EngineSite",
+    "engine_sites",
+    "ordered",
+    "fingerprint",
+    "render_pages",
+    "page_names",
+    "site_pages",
+]
 
 #: How many cases that are not in the suite get a page each (those that fail first); the
 #: rest are listed on OTHERS, one line each.
@@ -67,14 +81,18 @@ page_names = file_names  # case id → its page's name (`reports.names`)
 class EngineSite:
     name: str
     key: str  # its page: engines/<key>.html
-    runs: list[ResultsFile]  # oldest first
+    runs: list[RunSummary]  # oldest first
     ordering: str  # how they were ordered (`reports.versions.Ordering.note`)
     history: Report  # every run of it, side by side
-    steps: list[Comparison]  # each run against the one before
 
     @property
-    def latest(self) -> ResultsFile:
+    def latest(self) -> RunSummary:
         return self.runs[-1]
+
+    @property
+    def pairs(self) -> list[tuple[RunSummary, RunSummary]]:
+        """Each run with the one before it (its steps: `reports.compare`)."""
+        return list(zip(self.runs, self.runs[1:], strict=False))
 
 
 @dataclass
@@ -119,60 +137,6 @@ def _summary(registry: Registry, cid: str) -> str:
     )
 
 
-def ordered(runs: list[ResultsFile]) -> Ordering[ResultsFile]:
-    """One engine's runs, oldest first: by version where the versions compare, else by
-    date (`reports.versions`)."""
-    return order_runs(runs, lambda r: r.engine_version, lambda r: r.date, lambda r: r.path)
-
-
-def read_folder(folder: Path, warn: Callable[[str], None] | None = None) -> list[ResultsFile]:
-    """Every results file (`*.jsonl`) in the folder, by name; ResultsError if there is none
-    or one cannot be read (the message names the file and line). A transcript (`palconf
-    explain --transcript`, `fuzz --transcript`: also JSON Lines) is no results file: it is
-    left out, and `warn` told; so is a `*.jsonl` that is no regular file (a folder, a FIFO,
-    a device, a broken link or a link to any of these)."""
-    if not folder.is_dir():
-        raise ResultsError(f"{folder}: not a folder of results files")
-    files = []
-    for p in sorted(q for q in folder.iterdir() if q.suffix == ".jsonl"):
-        why = _not_a_file(p)
-        if why is None:
-            files.append(p)
-        elif warn is not None:
-            warn(f"{p}: {why}, not a results file: left out")
-    runs = []
-    for p in files:
-        try:
-            runs.append(read_results(p))
-        except NotResults as e:
-            if warn is not None:
-                warn(f"{e}: left out")
-            continue
-        duplicated = duplicates_warning(runs[-1])
-        if duplicated and warn is not None:
-            warn(duplicated.removeprefix("warning: "))
-    if not runs:
-        raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
-    return runs
-
-
-def _not_a_file(path: Path) -> str | None:
-    """What `path` is when it is no regular file (a link followed), else None."""
-    link = path.is_symlink()
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return f"a broken symbolic link (to {os.readlink(path)!r})" if link else "gone"
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            return "a symbolic link loop"
-        return f"unreadable ({e.strerror or e})"
-    if stat.S_ISREG(mode):
-        return None
-    kind = file_kind(mode)
-    return f"a link to {kind}" if link else kind
-
-
 def site_pages(
     runs: list[ResultsFile],
     registry: Registry,
@@ -180,10 +144,30 @@ def site_pages(
     title: str = "Pal keyword rules compliance",
     warn: Callable[[str], None] | None = None,
 ) -> dict[str, str]:
-    """Relative path → file text, for every page and badge of the site. Every case of the
-    suite gets a page, and at most MAX_OTHER_PAGES others (`with_pages`); the rest are
-    listed on OTHERS (`warn` is told how many)."""
-    by_name: dict[str, list[ResultsFile]] = {}
+    """Relative path → file text, for every page and badge of the site, from runs read
+    whole. Every case of the suite gets a page, and at most MAX_OTHER_PAGES others
+    (`with_pages`); the rest are listed on OTHERS (`warn` is told how many)."""
+    summaries = [summarise(run, "") for run in runs]
+    whole = {id(s): run for s, run in zip(summaries, runs, strict=True)}
+    engines = engine_sites(summaries, registry, title)
+
+    def steps(e: EngineSite) -> list[Comparison]:
+        return [compare(whole[id(a)], whole[id(b)]) for a, b in e.pairs]
+
+    latest = [whole[id(e.latest)] for e in engines]
+    made = render_pages(engines, latest, steps, registry, suite, title, warn)
+    return {p.rel: p.render() for p in made}
+
+
+def ordered(runs: list[RunSummary]) -> Ordering[RunSummary]:
+    """One engine's runs, oldest first: by version where the versions compare, else by
+    date (`reports.versions`)."""
+    return order_runs(runs, lambda r: r.engine_version, lambda r: r.date, lambda r: r.path)
+
+
+def engine_sites(runs: list[RunSummary], registry: Registry, title: str) -> list[EngineSite]:
+    """The engines of the runs, by name, each with its runs in order and its history."""
+    by_name: dict[str, list[RunSummary]] = {}
     for run in runs:
         by_name.setdefault(run.engine_name, []).append(run)
     engines: list[EngineSite] = []
@@ -201,11 +185,28 @@ def site_pages(
                 key=key,
                 runs=runs_of,
                 ordering=order.note,
-                history=build(runs_of, registry, title=title),
-                steps=[compare(a, b) for a, b in zip(runs_of, runs_of[1:], strict=False)],
+                history=build_history(runs_of, registry, title=title),
             )
         )
-    latest = build([e.latest for e in engines], registry, title=title, suite=suite)
+    return engines
+
+
+def render_pages(
+    engines: list[EngineSite],
+    latest_runs: list[ResultsFile],
+    engine_steps: Callable[[EngineSite], list[Comparison]],
+    registry: Registry,
+    suite: Mapping[str, Case] | None,
+    title: str,
+    warn: Callable[[str], None] | None,
+    generated: str | None = None,
+    fingerprint: str = "",
+) -> Iterator[Page]:
+    """Every page and badge, one at a time, each rendered when asked (`Page.render`): the
+    engines' steps are asked for one engine's page at a time (`engine_steps`);
+    `latest_runs` are each engine's last run, whole. A page's `inputs` is a hash of what it
+    is made of (with `fingerprint`: of palconf, its templates, the rules and the suite)."""
+    latest = build(latest_runs, registry, title=title, suite=suite, generated=generated)
     page_of = {r.key: e.key for r, e in zip(latest.engines, engines, strict=True)}
     env = environment()
     names = file_names(latest.cases, 80)
@@ -225,39 +226,70 @@ def site_pages(
         "paged": lambda cases: [c for c in cases if c.id in paged],
         "others": OTHERS,
     }
-    pages: dict[str, str] = {}
-    pages["index.html"] = env.get_template("site_index.html.j2").render(
-        root="",
-        bars=keyword_bars(latest.engines, latest.keywords),
-        legend=engine_legend(latest.engines),
-        **common,
+    # what every engine's page is made of but its own runs; what every other page is made of
+    around = _hash(
+        fingerprint,
+        title,
+        [(e.name, e.key) for e in engines],
+        names,
+        sorted(paged),
+        kw_names,
+        latest.rules_title,
+        latest.rules_heading,
+    )
+    inputs = _hash(around, [(e.latest.digest, e.latest.path) for e in engines])
+
+    def render(template: str, **values: Any) -> Callable[[], str]:
+        return lambda: env.get_template(template).render(**values, **common)
+
+    yield Page(
+        "index.html",
+        inputs,
+        render(
+            "site_index.html.j2",
+            root="",
+            bars=keyword_bars(latest.engines, latest.keywords),
+            legend=engine_legend(latest.engines),
+        ),
     )
     for e, shown in zip(engines, latest.engines, strict=True):
-        hist = histories(e.history.engines)
-        pages[f"engines/{e.key}.html"] = env.get_template("site_engine.html.j2").render(
-            root="../",
-            e=e,
-            run=shown,
-            lines=history_lines(hist[0], e.history.keywords, shown.colour) if hist else "",
-            **common,
+
+        def engine_page(e: EngineSite = e, shown: EngineRun = shown) -> str:
+            hist = histories(e.history.engines)
+            return env.get_template("site_engine.html.j2").render(
+                root="../",
+                e=e,
+                steps=engine_steps(e),
+                run=shown,
+                lines=history_lines(hist[0], e.history.keywords, shown.colour) if hist else "",
+                **common,
+            )
+
+        own = [(r.digest, r.path) for r in e.runs]
+        key = _hash(
+            around, e.name, e.key, e.ordering, own, shown.key, shown.tag, shown.label, shown.colour
         )
+        yield Page(f"engines/{e.key}.html", key, engine_page)
     for kw in latest.keywords:
         if kw.shown:
-            pages[f"keywords/{kw_names[kw.id]}.html"] = env.get_template(
-                "site_keyword.html.j2"
-            ).render(root="../", kw=kw, **common)
+            yield Page(
+                f"keywords/{kw_names[kw.id]}.html",
+                inputs,
+                render("site_keyword.html.j2", root="../", kw=kw),
+            )
     if rest:
-        pages[OTHERS] = env.get_template("site_others.html.j2").render(
-            root="", rest=rest, names=names, limit=MAX_OTHER_PAGES, **common
+        yield Page(
+            OTHERS,
+            inputs,
+            render("site_others.html.j2", root="", rest=rest, names=names, limit=MAX_OTHER_PAGES),
         )
         if warn is not None:
             warn(
                 f"{len(rest)} case(s) not in the suite have no page of their own (at most "
                 f"{MAX_OTHER_PAGES} do): they are listed on {OTHERS}"
             )
-    for c in latest.cases.values():
-        if c.id not in paged:
-            continue
+
+    def case_page(c: CaseView) -> str:
         start, steps = None, []
         if suite is not None and (case := suite.get(c.id)) is not None:
             steps = steps_of(case)
@@ -267,7 +299,7 @@ def site_pages(
                 start = board("the board after setup", replayed[0].observe(), replayed[0], [])
         rules = [(r, registry.rule_text(r)) for r in c.rules]
         clauses = _case_clauses(c, latest, registry)
-        pages[f"cases/{names[c.id]}.html"] = env.get_template("site_case.html.j2").render(
+        return env.get_template("site_case.html.j2").render(
             root="../",
             c=c,
             clauses=clauses,
@@ -277,9 +309,40 @@ def site_pages(
             explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
             **common,
         )
+
+    for c in latest.cases.values():
+        if c.id in paged:
+            yield Page(f"cases/{names[c.id]}.html", inputs, partial(case_page, c))
     for rel, badge in badges(latest).items():
-        pages[f"badges/{rel}"] = json.dumps(badge, ensure_ascii=False) + "\n"
-    return pages
+        text = json.dumps(badge, ensure_ascii=False) + "\n"
+        yield Page(f"badges/{rel}", inputs, partial(str, text))
+
+
+@dataclass
+class Page:
+    """A file of the site: where, a hash of what it is made of, and its text when asked."""
+
+    rel: str
+    inputs: str
+    render: Callable[[], str]
+
+
+def _hash(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def fingerprint(suite: Mapping[str, Case] | None) -> str:
+    """A hash of what every page is made of besides the runs: palconf (its version, the
+    site's code and templates), the rules and registry, and the suite's case files."""
+    h = hashlib.sha256(__version__.encode("utf-8"))
+    here = Path(__file__).parent
+    folders = [here, paths.RULES] + ([paths.CASES] if suite is not None else [])
+    for folder in folders:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file() and p.suffix in (".py", ".j2", ".toml", ".txt", ".md", ".json"):
+                h.update(str(p.relative_to(folder)).encode("utf-8", "surrogateescape"))
+                h.update(p.read_bytes())
+    return h.hexdigest()
 
 
 def with_pages(cases: Mapping[str, CaseView], suite: Mapping[str, Case] | None) -> set[str]:

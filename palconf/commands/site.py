@@ -20,7 +20,7 @@ from pathlib import Path
 from palconf.commands import registry_or_exit
 from palconf.core import terminal_safe
 from palconf.core.errors import UsageError
-from palconf.core.safe_write import UnsafeWrite, check_folder, write_files
+from palconf.core.safe_write import UnsafeWrite, check_folder
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,23 +49,21 @@ def _warn(words: str) -> None:
 def main(args: argparse.Namespace) -> int:
     from palconf.core.results_file import ResultsError
     from palconf.reports.boards import load_suite
-    from palconf.reports.site import read_folder, site_pages
+    from palconf.reports.site_folder import write_site
 
     registry = registry_or_exit()
     out: Path = args.out
     try:
         check_folder(out)  # before the pages: an --out that cannot be a folder, at once
-        runs = read_folder(args.results_dir, _warn)
+        done = write_site(args.results_dir, out, registry, load_suite(registry), args.title, _warn)
     except (ResultsError, UnsafeWrite) as e:
         return _fail(str(e))
-    pages = site_pages(runs, registry, load_suite(registry), args.title, _warn)
-    try:
-        write_files(out, pages)
-    except UnsafeWrite as e:
-        return _fail(str(e))
-    engines = len({r.engine_name for r in runs})
+    same = done.pages - done.written
     print(
-        f"palconf site: {len(runs)} results file(s), {engines} engine(s): wrote {len(pages)} "
-        f"files into {out}\n  {out / 'index.html'}"
+        f"palconf site: {done.runs} results file(s), {done.engines} engine(s): wrote "
+        f"{done.written} files into {out}"
+        + (f" ({same} unchanged)" if same else "")
+        + (f", removed {len(done.removed)} the site has no more" if done.removed else "")
+        + f"\n  {out / 'index.html'}"
     )
     return 0

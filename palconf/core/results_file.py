@@ -49,6 +49,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -84,6 +85,8 @@ __all__ = [
 ]
 
 META_KEY = "meta"
+#: A JSON escape of a surrogate (`\ud800` … `\udfff`), the only way a line has one.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 #: The rules version of a run whose meta line names none (older files, no meta line).
 UNKNOWN_RULES = "unknown"
 
@@ -286,8 +289,11 @@ def parse_lines(
             continue
         try:
             # engines' text may hold lone surrogates (valid JSON, not UTF-8): escaped here,
-            # once, so that no report writer meets one
-            obj = without_surrogates(json_read.loads(line))
+            # once, so that no report writer meets one (an ASCII line has none but where
+            # it escapes one: `\ud800`)
+            obj = json_read.loads(line)
+            if not line.isascii() or ("\\u" in line and _SURROGATE_ESCAPE.search(line)):
+                obj = without_surrogates(obj)
         except ValueError as e:
             raise ResultsError(f"{path}:{n}: not JSON: {_json_problem(e)}") from None
         if meta is None and not first_result and is_transcript_header(obj):
