@@ -138,6 +138,9 @@ def read_summaries(
         if summary is not None:
             found.append(summary)
     if not found:
+        if warn is not None:  # (what was left out, and why, before the error)
+            for _, words in notes:
+                warn(words)
         raise ResultsError(f"{folder}: no results files (*.jsonl) in it")
     by_name: dict[str, list[RunSummary]] = {}
     for s in found:
