@@ -24,6 +24,7 @@ from palconf.commands import (
 )
 from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
 from palconf.core.errors import ExitCode, UsageError
+from palconf.core.outcomes import BASE, PROTOCOL
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
 from palconf.engines.options import (
@@ -41,6 +42,7 @@ from palconf.running.output import recorded_info, report_after_run
 from palconf.running.parallel import Workers
 from palconf.running.session import CaseRun, RunEnd, is_news
 from palconf.running.summary import (
+    alike_groups,
     render_table,
     skip_reasons,
     verdict_line,
@@ -210,6 +212,36 @@ def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = No
             print(f"    | {terminal_safe(line, 300)}", file=out)
 
 
+def print_failures(
+    results: list[Result], out: IO[str], paint: Paint, cases: Path | None, every: bool
+) -> None:
+    """The results not as expected, grouped by what they share (`alike_groups`: the same
+    outcome and message, the same fields differing): a group's count, its first result in
+    full and the ids of the others; with `every` (`-v`) every block, in the suite's order."""
+    if every:
+        for r in results:
+            print_failure(r, out, paint, cases)
+        return
+    for group in alike_groups(results):
+        first, rest = group[0], group[1:]
+        if rest:
+            kind = paint.outcome(first.outcome, f"{len(group)} {first.outcome.upper()}")
+            print(
+                f"\n{kind} results alike (the same message): the first in full, the others "
+                f"by id (-v shows each in full)",
+                file=out,
+            )
+        print_failure(first, out, paint, cases)
+        if rest:
+            ids = ", ".join(terminal_safe(r.id, 120) for r in rest[:SHOWN_IDS])
+            more = f", … and {len(rest) - SHOWN_IDS} more" if len(rest) > SHOWN_IDS else ""
+            print(f"  alike: {ids}{more}", file=out)
+
+
+#: How many ids of a group of alike results `print_failures` names beside its example.
+SHOWN_IDS = 5
+
+
 def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
     """Start the engine; one that does not start is a `UsageError` with its stderr's tail and
     the `smoke` line to check it with (no case ran: the run did not take place)."""
@@ -369,9 +401,8 @@ def _finish(
     """What a finished run prints after its results: the FAIL blocks, why it stopped, the
     expectations' news, the report, the table and the verdict; the exit status."""
     results, mismatched = end.results, set(end.mismatched)
-    for r in results:
-        if is_news(r, mismatched):
-            print_failure(r, sys.stdout, paint, args.cases or paths.CASES)
+    news = [r for r in results if is_news(r, mismatched)]
+    print_failures(news, sys.stdout, paint, args.cases or paths.CASES, args.verbose)
     if end.max_failed:
         print(
             f"\npalconf: stopped after {end.max_failed}; {end.not_run} case(s) "
@@ -384,11 +415,11 @@ def _finish(
             f"to run only those, or raise --max-restarts.",
             file=sys.stderr,
         )
-    news = [r.id for r in results if r.outcome == Outcome.XPASS]
-    if news:
+    xpassed = [r.id for r in results if r.outcome == Outcome.XPASS]
+    if xpassed:
         print(
-            f"\npalconf: {len(news)} case(s) listed as failing now pass: "
-            f"{terminal_safe(', '.join(news[:10]), 2000)}{' …' if len(news) > 10 else ''}"
+            f"\npalconf: {len(xpassed)} case(s) listed as failing now pass: "
+            f"{terminal_safe(', '.join(xpassed[:10]), 2000)}{' …' if len(xpassed) > 10 else ''}"
         )
     if args.update_expectations:
         unfiltered = not args.case and not args.keyword
@@ -434,15 +465,29 @@ def _finish(
         if hint is not None:
             print(f"palconf: {hint}")
     if bad:
-        print(_next_hint(args, results))
+        print(_next_hint(args, results, cases))
     print(verdict_line(results, len(cases), bad, registry, paint) + f" (rules {rules})")
     return ExitCode.FAILED if bad or (args.strict and stale) else ExitCode.OK
 
 
-def _next_hint(args: argparse.Namespace, results: list[Result]) -> str:
-    """Where to look next, as `smoke` says: one failing case step by step beside the oracle."""
-    first = next((r for r in results if r.failed or r.outcome == Outcome.XPASS), None)
+def _next_hint(args: argparse.Namespace, results: list[Result], cases: list[Case]) -> str:
+    """Where to look next, as `smoke` says: one failing case step by step beside the oracle,
+    the simplest (`simplest`)."""
+    first = simplest([r for r in results if r.failed or r.outcome == Outcome.XPASS], cases)
     if first is None:
         return "Next: fix the engine (palconf smoke --engine-cmd …), then run again with --resume"
     engine = f" --engine-cmd {shlex.quote(args.engine_cmd)}" if args.engine_cmd else ""
     return terminal_safe(f"Next: palconf explain {shlex.quote(first.id)}{engine}")
+
+
+def simplest(results: list[Result], cases: list[Case]) -> Result | None:
+    """The simplest of `results` to look at first: the fewest keywords tested (one rather
+    than an interaction), then the fewest steps, then the first in the suite's order; an
+    unexpected failure before an xpass."""
+    steps = {c.id: len(c.steps) for c in cases}
+
+    def cost(r: Result) -> tuple[bool, int, int]:
+        tested = [k for k in r.keywords if k not in (BASE, PROTOCOL)]
+        return r.outcome == Outcome.XPASS, len(tested), steps.get(r.id, 0)
+
+    return min(results, key=cost, default=None)
