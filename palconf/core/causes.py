@@ -21,6 +21,7 @@ even though 55 of those cases also cite B-11 (attacks), and a bug in a tie (B-15
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -75,9 +76,10 @@ def _pick(results: Sequence[Result], *, clauses: bool) -> tuple[list[str], int]:
     return sorted((x for x, n in counts.items() if n == top), key=_order), top
 
 
-def _order(cid: str) -> tuple[bool, str]:
-    """Keywords and clauses (lowercase) before rules and rulings, each by id."""
-    return cid[:1].isupper(), cid
+def _order(cid: str) -> tuple[bool, list[str | int]]:
+    """Keywords and clauses (lowercase) before rules and rulings, each by id, its numbers
+    as numbers (B-6 before B-10)."""
+    return cid[:1].isupper(), [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", cid)]
 
 
 @dataclass
