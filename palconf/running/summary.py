@@ -159,8 +159,9 @@ def xpass_hint(results: Iterable[Result], expectations: str | None = None) -> st
 def failures_by_clause(
     results: Iterable[Result], registry: Registry, groups: int = 12, ids: int = 3
 ) -> list[str]:
-    """The failed results grouped by the clause (or rule) they share, largest first: per
-    group `taunt.2 (50): <its summary>` and a line of ids (`taunt-…, taunt-…, … and 47
+    """The failed results grouped by the clause or rule they share (`by_cause`: the one
+    count of `where_line`), largest first: per group `taunt.2 (50): <its summary>` (`B-15
+    (45): <the base rule's text>`) and a line of ids (`taunt-…, taunt-…, … and 47
     more`), at most `groups` groups and a last line for the rest."""
     causes = by_cause(r for r in results if r.failed)
     lines = []
@@ -180,8 +181,10 @@ def failures_by_clause(
 
 
 def _summary(cid: str, registry: Registry) -> str:
+    """A clause's one-line summary, a base rule's text ("" for anything else: a protocol
+    rule's text is a section of docs/protocol.md)."""
     clause = registry.clauses.get(cid)
-    return clause.summary if clause is not None else ""
+    return clause.summary if clause is not None else registry.base.get(cid, "")
 
 
 def alike(r: Result) -> tuple[str, str, tuple[str, ...]]:
