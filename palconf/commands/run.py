@@ -226,9 +226,10 @@ def print_failures(
         first, rest = group[0], group[1:]
         if rest:
             kind = paint.outcome(first.outcome, f"{len(group)} {first.outcome.upper()}")
+            what = "the same message" + (" and fields differing" if first.diffs else "")
             print(
-                f"\n{kind} results alike (the same message): the first in full, the others "
-                f"by id (-v shows each in full)",
+                f"\n{kind} results alike ({what}): the first in full, the others by id "
+                f"(-v shows each in full)",
                 file=out,
             )
         print_failure(first, out, paint, cases)
