@@ -6,7 +6,6 @@ import argparse
 import shlex
 import sys
 from pathlib import Path
-from typing import IO
 
 from palconf import paths
 from palconf.cases.loader import Case
@@ -24,7 +23,6 @@ from palconf.commands import (
 )
 from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
 from palconf.core.errors import ExitCode, UsageError
-from palconf.core.outcomes import BASE, PROTOCOL
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
 from palconf.engines.options import (
@@ -36,13 +34,13 @@ from palconf.engines.options import (
     restart_count,
 )
 from palconf.registry import Registry
+from palconf.running.blocks import print_failures, simplest
 from palconf.running.expectations import Expectations, update_file
 from palconf.running.listeners import ProgressListener, ResultsFileListener
 from palconf.running.output import recorded_info, report_after_run
 from palconf.running.parallel import Workers
 from palconf.running.session import CaseRun, RunEnd, is_news
 from palconf.running.summary import (
-    alike_groups,
     render_table,
     skip_reasons,
     verdict_line,
@@ -188,59 +186,6 @@ def _skip_result(case: Case, why: str) -> Result:
         rules=case.rules,
         title=case.title,
     )
-
-
-def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = None) -> None:
-    """A result that is not as expected: what the case is and where its file is, what went
-    wrong, the engine's stderr. The engine's (and the files') text goes through
-    `terminal_safe`."""
-    head = paint.outcome(r.outcome, r.outcome.upper())
-    print(f"\n{head} {terminal_safe(r.id, 200)}: {terminal_safe(r.title)}", file=out)
-    if r.path:
-        print(f"  file: {terminal_safe(case_file(r.path, cases))}", file=out)
-    if r.clauses:
-        print(f"  clauses: {terminal_safe(', '.join(r.clauses), 2000)}", file=out)
-    print(f"  {terminal_safe(r.message, 2000)}", file=out)
-    if r.expected or r.outcome == Outcome.XPASS:
-        note = f" ({terminal_safe(r.note)})" if r.note else ""
-        print(f"  expectations: {terminal_safe(' or '.join(r.expected)) or 'pass'}{note}", file=out)
-    for d in r.diffs:
-        print(f"    {terminal_safe(d, 2000)}", file=out)
-    if r.stderr:
-        print("  engine stderr (last lines):", file=out)
-        for line in r.stderr.splitlines()[-5:]:
-            print(f"    | {terminal_safe(line, 300)}", file=out)
-
-
-def print_failures(
-    results: list[Result], out: IO[str], paint: Paint, cases: Path | None, every: bool
-) -> None:
-    """The results not as expected, grouped by what they share (`alike_groups`: the same
-    outcome and message, the same fields differing): a group's count, its first result in
-    full and the ids of the others; with `every` (`-v`) every block, in the suite's order."""
-    if every:
-        for r in results:
-            print_failure(r, out, paint, cases)
-        return
-    for group in alike_groups(results):
-        first, rest = group[0], group[1:]
-        if rest:
-            kind = paint.outcome(first.outcome, f"{len(group)} {first.outcome.upper()}")
-            what = "the same message" + (" and fields differing" if first.diffs else "")
-            print(
-                f"\n{kind} results alike ({what}): the first in full, the others by id "
-                f"(-v shows each in full)",
-                file=out,
-            )
-        print_failure(first, out, paint, cases)
-        if rest:
-            ids = ", ".join(terminal_safe(r.id, 120) for r in rest[:SHOWN_IDS])
-            more = f", … and {len(rest) - SHOWN_IDS} more" if len(rest) > SHOWN_IDS else ""
-            print(f"  alike: {ids}{more}", file=out)
-
-
-#: How many ids of a group of alike results `print_failures` names beside its example.
-SHOWN_IDS = 5
 
 
 def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
@@ -403,7 +348,8 @@ def _finish(
     expectations' news, the report, the table and the verdict; the exit status."""
     results, mismatched = end.results, set(end.mismatched)
     news = [r for r in results if is_news(r, mismatched)]
-    print_failures(news, sys.stdout, paint, args.cases or paths.CASES, args.verbose)
+    folder = args.cases or paths.CASES
+    print_failures(news, sys.stdout, paint, lambda p: case_file(p, folder), args.verbose)
     if end.max_failed:
         print(
             f"\npalconf: stopped after {end.max_failed}; {end.not_run} case(s) "
@@ -479,16 +425,3 @@ def _next_hint(args: argparse.Namespace, results: list[Result], cases: list[Case
         return "Next: fix the engine (palconf smoke --engine-cmd …), then run again with --resume"
     engine = f" --engine-cmd {shlex.quote(args.engine_cmd)}" if args.engine_cmd else ""
     return terminal_safe(f"Next: palconf explain {shlex.quote(first.id)}{engine}")
-
-
-def simplest(results: list[Result], cases: list[Case]) -> Result | None:
-    """The simplest of `results` to look at first: the fewest keywords tested (one rather
-    than an interaction), then the fewest steps, then the first in the suite's order; an
-    unexpected failure before an xpass."""
-    steps = {c.id: len(c.steps) for c in cases}
-
-    def cost(r: Result) -> tuple[bool, int, int]:
-        tested = [k for k in r.keywords if k not in (BASE, PROTOCOL)]
-        return r.outcome == Outcome.XPASS, len(tested), steps.get(r.id, 0)
-
-    return min(results, key=cost, default=None)

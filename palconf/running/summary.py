@@ -185,21 +185,3 @@ def _summary(cid: str, registry: Registry) -> str:
     rule's text is a section of docs/protocol.md)."""
     clause = registry.clauses.get(cid)
     return clause.summary if clause is not None else registry.base.get(cid, "")
-
-
-def alike(r: Result) -> tuple[str, str, tuple[str, ...]]:
-    """What results not as expected share to be shown as one group: the outcome, the message
-    with its numbers (steps, counts, card ids' numbers) and an action's JSON left out, and
-    the fields that differ (numbers left out too)."""
-    message = re.sub(r"\{.*\}$", "{…}", re.sub(r"\d+", "N", r.message), flags=re.S)
-    paths = tuple(sorted({re.sub(r"\d+", "N", d.path) for d in r.diffs}))
-    return str(r.outcome), message, paths
-
-
-def alike_groups(results: Iterable[Result]) -> list[list[Result]]:
-    """`results` grouped by what they share (`alike`), the largest group first (then in the
-    order their first result came), each in the order given."""
-    groups: dict[tuple[str, str, tuple[str, ...]], list[Result]] = {}
-    for r in results:
-        groups.setdefault(alike(r), []).append(r)
-    return sorted(groups.values(), key=lambda g: -len(g))
