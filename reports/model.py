@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from palconf.core import FAILED, Outcome, Result, Tally
+from palconf.core.causes import shared_cause
 from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 from palconf.core.results_file import UNKNOWN_RULES
 
@@ -112,16 +113,12 @@ class EngineRun:
         """How many of its cases failed, errored, timed out or xfailed."""
         return self.totals.all.failed
 
-    def concentration(self, names: dict[str, str], most: int = 3) -> list[tuple[str, int]]:
-        """Where the failures are: (group name, failures citing it), most first, at most
-        `most` groups (a case counts under each group it cites)."""
-        counts: dict[str, int] = {}
-        for r in self.results.values():
-            if r.failed:
-                for g in r.groups:
-                    counts[g] = counts.get(g, 0) + 1
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:most]
-        return [(names.get(g, g), n) for g, n in ranked]
+    def concentration(self, names: dict[str, str]) -> list[tuple[str, int]]:
+        """Where the failures are, as `palconf run`'s `where:` line counts it
+        (`palconf.core.causes.shared_cause`): (what they cite, how many do), the most
+        cited first, then its clause."""
+        cause = shared_cause(self.results.values())
+        return [] if cause is None else cause.counts(lambda g: names.get(g, g))
 
     @property
     def selected(self) -> int | None:

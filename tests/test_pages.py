@@ -62,7 +62,7 @@ def test_site_pages_of_a_failing_engine(tmp_path: Path) -> None:
     engine = (out / "engines" / "eng.html").read_text(encoding="utf-8")
     # the failures and the fixes grouped by the clause they share, with counts; a group
     # longer than five is folded
-    assert "1 failing</b>: 1 of the 1 failure cite Taunt" in engine
+    assert "1 failing</b>: the 1 failure cites Taunt" in engine
     groups = re.findall(
         r'<details class="group"( open)?><summary><code>([^<]+)</code> · (\d+) case', engine
     )

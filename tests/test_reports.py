@@ -965,9 +965,12 @@ def test_an_engine_with_every_case_passing_keeps_its_green_card(runs: dict[str, 
 
 
 def test_the_card_says_where_failures_concentrate(runs: dict[str, Any]) -> None:
+    from palconf.core.causes import shared_cause
+
     failed = [r for r in runs["wrong"] if r.failed]
-    per_group = Counter(g for r in failed for g in r.groups)
-    top, count = sorted(per_group.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    cause = shared_cause(failed)  # as `palconf run`'s where: line counts it
+    assert cause is not None
+    top, count = cause.names[0], cause.count
     report = runs["report"]
     wrong = report.engines[1]
     assert wrong.failures == len(failed)

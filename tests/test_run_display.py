@@ -192,8 +192,7 @@ def test_a_failing_run_says_where_the_failures_meet_and_what_to_run_next(
     assert "cite Brave" in where
     nxt = out[-2]
     assert nxt.startswith("Next: palconf explain ") and f"--engine-cmd {shlex.quote(MUTANT)}" in nxt
-    failing = [line.split()[1].rstrip(":") for line in out if line.startswith("FAIL ")]
-    assert nxt.split()[3] == failing[0]
+    # which failing case it names: tests/test_run_messages.py (the simplest)
     status, out, _ = run(capsys, "-k", "brave")
     assert not any(line.startswith(("Next:", "palconf: where:")) for line in out)
 

@@ -6,7 +6,6 @@ import argparse
 import shlex
 import sys
 from pathlib import Path
-from typing import IO
 
 from palconf import paths
 from palconf.cases.loader import Case
@@ -26,7 +25,7 @@ from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, termi
 from palconf.core.errors import ExitCode, UsageError
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
 from palconf.core.safe_write import check_folder
-from palconf.core.text import stderr_lines, stderr_tail, terminal_block
+from palconf.core.text import stderr_tail
 from palconf.engines.options import (
     AUTO,
     add_engine_options,
@@ -38,6 +37,7 @@ from palconf.engines.options import (
 )
 from palconf.registry import Registry
 from palconf.running.auto_jobs import auto_cap
+from palconf.running.blocks import print_failures, simplest
 from palconf.running.expectations import Expectations, update_file
 from palconf.running.listeners import ProgressListener, ResultsFileListener
 from palconf.running.output import recorded_info, report_after_run
@@ -177,27 +177,6 @@ def _skip_result(case: Case, why: str) -> Result:
         rules=case.rules,
         title=case.title,
     )
-
-
-def print_failure(r: Result, out: IO[str], paint: Paint, cases: Path | None = None) -> None:
-    """A result that is not as expected: what the case is and where its file is, what went
-    wrong, the engine's stderr. The engine's (and the files') text goes through
-    `terminal_safe`; the message, which may be the engine's, is a block (`terminal_block`:
-    its line breaks kept)."""
-    head = paint.outcome(r.outcome, r.outcome.upper())
-    print(f"\n{head} {terminal_safe(r.id, 200)}: {terminal_safe(r.title)}", file=out)
-    if r.path:
-        print(f"  file: {terminal_safe(case_file(r.path, cases))}", file=out)
-    if r.clauses:
-        print(f"  clauses: {terminal_safe(', '.join(r.clauses), 2000)}", file=out)
-    print(f"  {terminal_block(r.message, 2000)}", file=out)
-    if r.expected or r.outcome == Outcome.XPASS:
-        note = f" ({terminal_safe(r.note)})" if r.note else ""
-        print(f"  expectations: {terminal_safe(' or '.join(r.expected)) or 'pass'}{note}", file=out)
-    for d in r.diffs:
-        print(f"    {terminal_safe(d, 2000)}", file=out)
-    for line in stderr_lines(r.stderr):
-        print(line, file=out)
 
 
 def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
@@ -365,9 +344,9 @@ def _finish(
     """What a finished run prints after its results: the FAIL blocks, why it stopped, the
     expectations' news, the report, the table and the verdict; the exit status."""
     results, mismatched = end.results, set(end.mismatched)
-    for r in results:
-        if is_news(r, mismatched):
-            print_failure(r, sys.stdout, paint, args.cases or paths.CASES)
+    news = [r for r in results if is_news(r, mismatched)]
+    folder = args.cases or paths.CASES
+    print_failures(news, sys.stdout, paint, lambda p: case_file(p, folder), args.verbose)
     if end.max_failed:
         print(
             f"\npalconf: stopped after {end.max_failed}; {end.not_run} case(s) "
@@ -380,11 +359,11 @@ def _finish(
             f"to run only those, or raise --max-restarts.",
             file=sys.stderr,
         )
-    news = [r.id for r in results if r.outcome == Outcome.XPASS]
-    if news:
+    xpassed = [r.id for r in results if r.outcome == Outcome.XPASS]
+    if xpassed:
         print(
-            f"\npalconf: {len(news)} case(s) listed as failing now pass: "
-            f"{terminal_safe(', '.join(news[:10]), 2000)}{' …' if len(news) > 10 else ''}"
+            f"\npalconf: {len(xpassed)} case(s) listed as failing now pass: "
+            f"{terminal_safe(', '.join(xpassed[:10]), 2000)}{' …' if len(xpassed) > 10 else ''}"
         )
     if args.update_expectations:
         unfiltered = not args.case and not args.keyword
@@ -430,14 +409,15 @@ def _finish(
         if hint is not None:
             print(f"palconf: {hint}")
     if bad:
-        print(_next_hint(args, results))
+        print(_next_hint(args, results, cases))
     print(verdict_line(results, len(cases), bad, registry, paint) + f" (rules {rules})")
     return ExitCode.FAILED if bad or (args.strict and stale) else ExitCode.OK
 
 
-def _next_hint(args: argparse.Namespace, results: list[Result]) -> str:
-    """Where to look next, as `smoke` says: one failing case step by step beside the oracle."""
-    first = next((r for r in results if r.failed or r.outcome == Outcome.XPASS), None)
+def _next_hint(args: argparse.Namespace, results: list[Result], cases: list[Case]) -> str:
+    """Where to look next, as `smoke` says: one failing case step by step beside the oracle,
+    the simplest (`simplest`)."""
+    first = simplest([r for r in results if r.failed or r.outcome == Outcome.XPASS], cases)
     if first is None:
         return "Next: fix the engine (palconf smoke --engine-cmd …), then run again with --resume"
     engine = f" --engine-cmd {shlex.quote(args.engine_cmd)}" if args.engine_cmd else ""

@@ -10,7 +10,10 @@
 - `session`: a run of many cases as an object with events (a result arrives, the run
   finishes) that the terminal output, the results file and the report subscribe to;
 - `expectations`: known failures (an expectations file: xfail, xpass);
-- `summary`: the end of a run (the per-group table, the skip reasons, the verdict line);
+- `blocks`: the blocks of the results not as expected, grouped by what they share, and
+  the failing case `Next:` suggests;
+- `summary`: the end of a run (the per-group table, the skip reasons, where the failures
+  are, the verdict line);
 - `terminal`: colour and progress;
 - `output`: the results file of a run (`--results`, `--resume`) and the report after it.
 """

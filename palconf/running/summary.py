@@ -67,23 +67,49 @@ def render_table(results: list[Result], registry: Registry, paint: Paint | None 
         )
 
     for group, t in table.items():  # a results file's keywords: untrusted text
-        lines.append(row(terminal_safe(group, 60), t))
+        if t.total:  # (a group none of the cases is in: no row)
+            lines.append(row(terminal_safe(group, 60), t))
     lines.append("-" * len(head))
     lines.append(row("all cases", total))
     return "\n".join(lines)
 
 
-def skip_reasons(results: Iterable[Result], limit: int = 8) -> list[str]:
-    """The skipped cases, grouped by reason (numbers in a reason do not split a group), most
-    frequent first: `25 case(s): engine does not implement: brave`."""
-    reasons: Counter[str] = Counter()
-    for r in results:
-        if r.outcome == Outcome.SKIP:
-            reasons[re.sub(r"\b\d+\b", "N", r.message) or "(no reason given)"] += 1
-    lines = [f"{n} case(s): {terminal_safe(why, 300)}" for why, n in reasons.most_common(limit)]
-    if len(reasons) > limit:
-        rest = sum(n for _, n in reasons.most_common()[limit:])
-        lines.append(f"{rest} case(s) for {len(reasons) - limit} other reason(s)")
+def _reason(message: str) -> str:
+    """A skip reason as counted: numbers in it do not split a group."""
+    return re.sub(r"\b\d+\b", "N", message) or "(no reason given)"
+
+
+def skip_reasons(results: Iterable[Result], limit: int = 8, details: int = 3) -> list[str]:
+    """The skipped cases, grouped by reason, most frequent first: `25 case(s): engine does
+    not implement: brave`. Reasons that differ only after their first `: ` are one line
+    (`40 case(s): engine does not implement: brave (25), taunt (10), brave, taunt (5)`), the
+    `details` most frequent shown and "N more"; at most `limit` lines and a last one for the
+    rest, itself grouped."""
+    skipped = (r for r in results if r.outcome == Outcome.SKIP)
+    reasons: Counter[str] = Counter(_reason(r.message) for r in skipped)
+    heads: dict[str, Counter[str]] = {}
+    for why, n in reasons.most_common():
+        head, sep, detail = why.partition(": ")
+        heads.setdefault(head if sep else why, Counter())[detail if sep else ""] += n
+    ranked = sorted(heads.items(), key=lambda kv: -sum(kv[1].values()))
+    lines = []
+    for head, parts in ranked[:limit]:
+        n = sum(parts.values())
+        if len(parts) == 1:
+            (detail,) = parts
+            why = f"{head}: {detail}" if detail else head
+            lines.append(f"{n} case(s): {terminal_safe(why, 300)}")
+            continue
+        shown = [f"{terminal_safe(d, 100)} ({k})" for d, k in parts.most_common(details)]
+        if len(parts) > details:
+            shown.append(f"{len(parts) - details} more")
+        lines.append(f"{n} case(s): {terminal_safe(head, 200)}: {'; '.join(shown)}")
+    if len(ranked) > limit:
+        rest = ranked[limit:]
+        n = sum(sum(parts.values()) for _, parts in rest)
+        top = ", ".join(f"{terminal_safe(h, 80)} ({sum(p.values())})" for h, p in rest[:details])
+        more = f" and {len(rest) - details} more" if len(rest) > details else ""
+        lines.append(f"{n} case(s) for {len(rest)} other reason(s): {top}{more}")
     return lines
 
 
@@ -98,7 +124,12 @@ def verdict_line(
     not_run = selected - len(results)
     tail = f"; {not_run} not run" if not_run > 0 else ""
     if not bad:
-        return f"palconf: {paint('ok', 'green')}: {len(results)} case(s): {counts or 'none'}{tail}"
+        xfail = total.counts[Outcome.XFAIL]
+        expected = f" (the {xfail} xfail: failures the expectations file expects)" if xfail else ""
+        return (
+            f"palconf: {paint('ok', 'green')}: {len(results)} case(s): {counts or 'none'}"
+            f"{expected}{tail}"
+        )
     failing = [terminal_safe(g, 60) for g, t in per_group(results, registry).items() if not t.ok]
     where = f"; failing: {', '.join(failing)}" if failing else ""
     return (
@@ -128,8 +159,9 @@ def xpass_hint(results: Iterable[Result], expectations: str | None = None) -> st
 def failures_by_clause(
     results: Iterable[Result], registry: Registry, groups: int = 12, ids: int = 3
 ) -> list[str]:
-    """The failed results grouped by the clause (or rule) they share, largest first: per
-    group `taunt.2 (50): <its summary>` and a line of ids (`taunt-…, taunt-…, … and 47
+    """The failed results grouped by the clause or rule they share (`by_cause`: the one
+    count of `where_line`), largest first: per group `taunt.2 (50): <its summary>` (`B-15
+    (45): <the base rule's text>`) and a line of ids (`taunt-…, taunt-…, … and 47
     more`), at most `groups` groups and a last line for the rest."""
     causes = by_cause(r for r in results if r.failed)
     lines = []
@@ -149,5 +181,7 @@ def failures_by_clause(
 
 
 def _summary(cid: str, registry: Registry) -> str:
+    """A clause's one-line summary, a base rule's text ("" for anything else: a protocol
+    rule's text is a section of docs/protocol.md)."""
     clause = registry.clauses.get(cid)
-    return clause.summary if clause is not None else ""
+    return clause.summary if clause is not None else registry.base.get(cid, "")

@@ -72,6 +72,7 @@ KINDS: dict[str, str] = {
     "junk": "writes a log line to stdout before its answer",
     "junk-after": "writes a log line to stdout after its answer",
     "accept-all": "accepts every `act` without doing anything",
+    "unknown-act": "answers every `act` with the error `unknown-command` (a toy engine)",
     "stderr": "writes 200 KB to stderr before answering (then answers correctly)",
     "stderr-flood": "writes 50 MB to stderr before answering (then answers correctly)",
     "stdout-closed": "closes its stdout and stays",
@@ -380,6 +381,9 @@ class Fake:
                 armed = self.args.on is None or fingerprint(request.get("state")) == self.args.on
             if self.kind == "accept-all" and cmd == "act":
                 self.send({"ok": True})
+                continue
+            if self.kind == "unknown-act" and cmd == "act":
+                self.send({"ok": False, "error": "unknown-command", "message": "act"})
                 continue
             reply = self.session.handle(request)
             if armed and cmd == self.args.at and self.kind != "ok":
