@@ -36,11 +36,11 @@ file with no meta line at all (older files) is read, its engine named by the res
 unknown) unless told otherwise.
 
 Results files are untrusted input: every line is read by the one JSON reader
-(palconf.core.json_read: depth-limited, strict) and every result by `Result.from_json`,
-which type-checks every field; every problem is a `ResultsError` naming the file and line.
-A transcript (`palconf explain --transcript`, `fuzz --transcript`: JSON Lines too, its first
-line `{"transcript": {...}}`) is told apart by its first line: `NotResults`, with the one
-message every reader gives (`summary`, `report`, `site`, which leaves it out).
+(palconf.core.json_read: depth-limited, strict) and every result by `Result.from_json`, which
+type-checks every field; every problem is a `ResultsError` naming the file and line. A transcript
+(`palconf explain --transcript`, `fuzz --transcript`: JSON Lines too, its first line
+`{"transcript": {...}}`) is told apart by its first line: `NotResults`, with the one message every
+reader gives (`summary`, `report`, `site`, which leaves it out).
 """
 
 from __future__ import annotations
@@ -85,7 +85,6 @@ __all__ = [
 ]
 
 META_KEY = "meta"
-#: A JSON escape of a surrogate (`\ud800` … `\udfff`), the only way a line has one.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 #: The rules version of a run whose meta line names none (older files, no meta line).
 UNKNOWN_RULES = "unknown"
@@ -97,9 +96,6 @@ class ResultsError(UsageError):
 
 class NotResults(ResultsError):
     """The file is a transcript, not a results file (the message says so, and what reads it)."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(f"{path}: a transcript, not a results file (palconf replay reads it)")
 
 
 def is_transcript_header(obj: Any) -> bool:
@@ -297,7 +293,7 @@ def parse_lines(
         except ValueError as e:
             raise ResultsError(f"{path}:{n}: not JSON: {_json_problem(e)}") from None
         if meta is None and not first_result and is_transcript_header(obj):
-            raise NotResults(path)
+            raise NotResults(f"{path}: a transcript, not a results file (palconf replay reads it)")
         if is_meta(obj):
             m = obj[META_KEY]
             if not isinstance(m, dict):
