@@ -38,6 +38,7 @@ from .lockstep import (
     DifferenceFound,
     Lockstep,
     Skipped,
+    Trailing,
     diff_observed,
     run_game,
 )
@@ -307,7 +308,7 @@ def _campaign(
     last: list[Difference] = []
 
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
-    lockstep = Lockstep(engine, compare_legal=compare_legal, on_action=report.one)
+    lockstep = Trailing(engine, compare_legal=compare_legal, on_action=report.one)
 
     @settings(
         max_examples=examples,
@@ -369,7 +370,10 @@ def _campaign(
         with warnings.catch_warnings():
             # Hypothesis reprs each failing game; a long one is not worth the warning
             warnings.filterwarnings("ignore", message="Generating overly large repr")
-            check()
+            try:
+                check()
+            finally:
+                lockstep.settle()  # what was in flight of a game cut short, read
     except DifferenceFound as found:
         return found.difference
     except Flaky:

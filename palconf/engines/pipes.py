@@ -88,7 +88,7 @@ class PipeIO:
         buf = self._buf
         if not buf:  # the usual case: the whole reply arrives in one poll and one read
             remaining = deadline - time.monotonic()
-            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
+            events = self._poll_out.poll(max(remaining, 0) * 1000)  # (a reply there is on time)
             if not events:
                 self._timed_out(label, f"no reply within {timeout:g} s")
             if events[0][0] != self._out and len(events) == 1:  # `_only_exit`, inlined
@@ -113,7 +113,7 @@ class PipeIO:
                     f"bytes): {snippet(bytes(buf))}"
                 )
             remaining = deadline - time.monotonic()
-            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
+            events = self._poll_out.poll(max(remaining, 0) * 1000)  # (a reply there is on time)
             if not events:
                 self._timed_out(label, f"no reply within {timeout:g} s", bytes(buf))
             if self._only_exit(events):

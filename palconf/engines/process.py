@@ -114,7 +114,8 @@ class ProcessEngine(PipeIO, BaseEngine):
         self._aborted = False  # `abort`: palconf is stopping, no start any more
         self._kill_lock = threading.Lock()  # `abort` (another thread) against reaping
         #: the requests posted, waiting for their replies: (label, the command whose reply
-        #: shape is checked or None, timeout, when posted, written whole)
+        #: shape is checked or None, timeout, when posted and then when written, written
+        #: whole)
         self._pending: deque[tuple[str, str | None, float, float, bool]] = deque()
         self._answered = 0.0  # when the last reply was read
         self._outbox = bytearray()  # requests posted, not yet written
@@ -267,6 +268,19 @@ class ProcessEngine(PipeIO, BaseEngine):
         """Write one raw line (no newline), its reply collected unchecked."""
         return self._post(line + b"\n", label, None, self.timeout)
 
+    def flush(self) -> None:
+        """Write what is posted now, for the engine to work on while the caller does
+        something else (else it is written before the next reply is read)."""
+        if not self._outbox:
+            return
+        try:
+            self._flush()
+        except BaseException:  # as in `_receive`: the stream is out of step
+            self.broken = True
+            self._pending.clear()
+            self._outbox.clear()
+            raise
+
     @property
     def in_flight(self) -> int:
         """How many requests posted wait for their reply."""
@@ -325,20 +339,23 @@ class ProcessEngine(PipeIO, BaseEngine):
         label, _, timeout, _, _ = self._pending[first]
         data, self._queued = bytes(self._outbox), 0
         self._outbox.clear()
-        if not self._send(data, label, time.monotonic() + timeout):
-            for i in range(first, len(self._pending)):
-                self._pending[i] = (*self._pending[i][:4], False)
+        sent = self._send(data, label, time.monotonic() + timeout)
+        written = time.monotonic()  # each one's timeout runs from here (`_receive`)
+        pending = self._pending
+        for i in range(first, len(pending)):
+            label, cmd, timeout, _, _ = pending[i]
+            pending[i] = (label, cmd, timeout, written, sent)
 
     def _receive(self) -> Any:
         if not self._pending:
             raise RuntimeError("ProcessEngine.collect: no request is waiting for its reply")
         self._usable()
-        label, _, timeout, posted, _ = self._pending[0]
-        # the deadline runs from when the engine could start on it: posted, and the reply
-        # before it given
-        deadline = max(posted, self._answered) + timeout
         try:
             self._flush()
+            label, _, timeout, written, _ = self._pending[0]
+            # the deadline runs from when the engine could start on it: written, and the
+            # reply before it given (a reply already there is never late: `_read_line`)
+            deadline = max(written, self._answered) + timeout
             sent = self._pending[0][4]
             if not sent:  # its stdin was closed when it was written: after the replies before
                 self._crashed(f"while receiving `{label}`", closed="stdin")
