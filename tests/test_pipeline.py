@@ -8,6 +8,8 @@ import time
 from itertools import islice
 from typing import Any
 
+import pytest
+
 from palconf.engines.process import ProcessEngine
 from palconf.generators.differential import fuzz
 from palconf.generators.directed import directed_games
@@ -69,6 +71,7 @@ def test_a_pipelined_replay_sends_exactly_the_requests_of_a_plain_one() -> None:
         engine.close()
 
 
+@pytest.mark.slow  # 40 sweep games of 150 actions, each played twice
 def test_a_difference_found_pipelined_is_the_plain_runs_and_the_stream_stays_in_step() -> None:
     mutant = [*SERVE, "--mutant", "taunt-ignored"]
     engine, other = ProcessEngine(mutant), ProcessEngine(mutant)
