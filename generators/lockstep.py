@@ -284,18 +284,21 @@ class Lockstep:
         """Nothing of this game is in flight any more (`Trailing`'s)."""
 
 
-#: How many steps `Trailing` follows behind the drawing.
+#: How many steps `Trailing` writes at a time, and follows behind the drawing: 4 steps are
+#: 8 to 12 requests (one write, one wake-up of the engine), twice that in flight at most,
+#: within generators.pipeline's window.
 LAG = 4
 
 
 class Trailing(Lockstep):
     """A `Lockstep` that follows a game through the wire while it is drawn, `lag` steps
-    behind (issue 33): each step's requests are written when the step is drawn (as
-    `run_game(pipeline=True)` writes a replay's, generators.pipeline), the engine works on
-    them while the oracle draws the next steps, and its replies are compared `lag` steps
-    later, in order, exactly as `Lockstep` compares them. So `step` says of a difference
-    up to `lag` steps after its own, and `finish` of one in the game's last steps; the
-    Difference is the same (its game ends at the step that differed). What was written
+    behind (issue 33): the requests of each `lag` steps drawn are written in one go (the
+    requests `run_game(pipeline=True)` writes ahead for a replay, generators.pipeline), the
+    engine works on them while the oracle draws the next `lag` steps, and then its replies
+    are read and compared, in order, exactly as `Lockstep` compares them. So `step` says of
+    a difference `lag` to `2 * lag - 1` steps after its own, and `finish` of one in the
+    game's last steps; the Difference is the same (its game ends at the step that
+    differed), and so is the game Hypothesis is told of (generators._games). What was written
     past a difference is read and dropped (`settle`: also at the next `begin`, for a
     game whose drawing was cut short). The setup is compared at once (`begin`: a refused
     or unsupported setup ends the game). An engine that cannot pipeline is followed as
@@ -343,7 +346,8 @@ class Trailing(Lockstep):
         return None
 
     def finish(self) -> Difference | None:
-        return self._compare(len(self._due))
+        self._compare(len(self._due))
+        return self.difference
 
     def _compare(self, n: int) -> Difference | None:
         found = None
