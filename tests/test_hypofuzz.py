@@ -140,3 +140,22 @@ def test_an_engine_that_cannot_start_is_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert "cannot start the engine" in err and "no-such-engine" in err
+
+
+@pytest.mark.slow
+@needs_hypofuzz
+def test_a_campaign_that_finds_nothing_ends_at_max_seconds(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PALCONF_HYPOTHESIS_DB")}
+    engine = f"{shlex.quote(sys.executable)} -m palconf.cli serve"  # the oracle: no difference
+    done = subprocess.run(
+        [sys.executable, "-m", "palconf.cli", "hypofuzz", "--engine-cmd", engine]
+        + ["--max-seconds", "5"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=BOUND,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr == "", done.stderr
+    assert "palconf hypofuzz: no difference in 5 s (--max-seconds)\n" in done.stdout, done.stdout

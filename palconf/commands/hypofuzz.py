@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import sys
 import time
 from typing import Any
@@ -125,7 +126,7 @@ def main(args: argparse.Namespace) -> int:
     print(
         f"palconf hypofuzz: {args.workers} worker(s) fuzzing {TARGET} on "
         f"{args.engine_cmd}; stops at the first difference"
-        + (f" or after {args.max_seconds} s" if args.max_seconds else "")
+        + (f" or after {args.max_seconds:g} s" if args.max_seconds else "")
         + " (^C stops it)",
         flush=True,
     )
@@ -134,7 +135,7 @@ def main(args: argparse.Namespace) -> int:
     found = run_workers(args.workers, {target.nodeid}, args.max_seconds)
     took = time.monotonic() - started
     if not found:
-        print(f"palconf hypofuzz: no difference in {took:.0f} s", flush=True)
+        print(f"palconf hypofuzz: no difference in {args.max_seconds:g} s (--max-seconds)")
         return 0
     print(f"palconf hypofuzz: a worker found a failing game after {took:.0f} s", flush=True)
     return replay(target.wrapped_test)
@@ -155,15 +156,17 @@ def run_workers(workers: int, nodeids: set[str], max_seconds: float | None) -> b
     """HypoFuzz's workers on the target until one has nothing left to fuzz (it found a
     failure: HypoFuzz fuzzes a test no more once it has one) or `max_seconds`; then every
     worker is stopped before the state they share is shut down. True: a finding."""
-    from multiprocessing import Manager, Process
+    from multiprocessing import Process
+    from multiprocessing.managers import SyncManager
 
     from hypofuzz import detection
-    from hypofuzz.hypofuzz import _start_worker
 
     detection._in_hypofuzz_run = True
     end = None if max_seconds is None else time.monotonic() + max_seconds
     processes: list[Any] = []
-    with Manager() as manager:
+    manager = SyncManager()
+    manager.start(_quiet)  # ^C at a terminal reaches every process: this one stops the rest
+    with manager:
         states = []
         for _ in range(workers):
             # the shared state HypoFuzz's hub (hypofuzz.hypofuzz.FuzzWorkerHub) gives each
@@ -178,7 +181,7 @@ def run_workers(workers: int, nodeids: set[str], max_seconds: float | None) -> b
         try:
             for _ in range(workers):
                 process = Process(
-                    target=_start_worker,
+                    target=_worker,
                     kwargs={"pytest_args": PYTEST_ARGS, "shared_state": states[len(processes)]},
                     daemon=True,
                 )
@@ -200,6 +203,20 @@ def run_workers(workers: int, nodeids: set[str], max_seconds: float | None) -> b
                     )
         finally:
             _stop(processes)
+
+
+def _quiet() -> None:
+    """In a worker or the state's manager: ^C is for palconf, which stops them (else each
+    prints its KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _worker(**kwargs: Any) -> None:
+    """A HypoFuzz worker (`hypofuzz.hypofuzz._start_worker`, as its hub starts them)."""
+    _quiet()
+    from hypofuzz.hypofuzz import _start_worker
+
+    _start_worker(**kwargs)
 
 
 def _done(worker: Any) -> bool:
