@@ -273,19 +273,6 @@ class ProcessEngine(PipeIO, BaseEngine):
         """Write one raw line (no newline), its reply collected unchecked."""
         return self._post(line + b"\n", label, None, self.timeout)
 
-    def flush(self) -> None:
-        """Write what is posted now, for the engine to work on while the caller does
-        something else (else it is written before the next reply is read)."""
-        if not self._outbox:
-            return
-        try:
-            self._flush()
-        except BaseException:  # as in `_receive`: the stream is out of step
-            self.broken = True
-            self._pending.clear()
-            self._outbox.clear()
-            raise
-
     @property
     def in_flight(self) -> int:
         """How many requests posted wait for their reply."""
@@ -333,23 +320,6 @@ class ProcessEngine(PipeIO, BaseEngine):
         self._pending.append((label, cmd, timeout, time.monotonic(), True))
         self._queued += 1
         return len(data)
-
-    def _flush(self) -> None:
-        """Write the queued requests, in one write where the pipe has room (one wake-up of
-        the engine for a batch). An engine that closed its stdin: each request not written
-        is marked so, for `_receive` to raise its crash when its turn comes."""
-        if not self._outbox:
-            return
-        first = len(self._pending) - self._queued
-        label, _, timeout, _, _ = self._pending[first]
-        data, self._queued = bytes(self._outbox), 0
-        self._outbox.clear()
-        sent = self._send(data, label, time.monotonic() + timeout)
-        written = time.monotonic()  # each one's timeout runs from here (`_receive`)
-        pending = self._pending
-        for i in range(first, len(pending)):
-            label, cmd, timeout, _, _ = pending[i]
-            pending[i] = (label, cmd, timeout, written, sent)
 
     def _receive(self) -> Any:
         if not self._pending:
