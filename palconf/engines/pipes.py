@@ -54,7 +54,6 @@ class PipeIO:
             self._outbox.clear()
             raise
 
-
     def _flush(self) -> None:
         """Write the queued requests, in one write where the pipe has room (one wake-up of
         the engine for a batch). An engine that closed its stdin: each request not written
@@ -71,7 +70,6 @@ class PipeIO:
         for i in range(first, len(pending)):
             label, cmd, timeout, _, _ = pending[i]
             pending[i] = (label, cmd, timeout, written, sent)
-
 
     def _check_quiet(self, label: str) -> None:
         """Between a reply and the next request the engine must write nothing to stdout."""
