@@ -231,17 +231,17 @@ def _draw_games(
     setup_share: int = 0,
     probe_share: int = 0,
 ) -> Game:
-    """`lockstep` (a generators.lockstep.Lockstep, for fuzzing): an engine that follows
-    the game as it is drawn; drawing stops at its first difference, so no action is drawn
-    (or shrunk) past it. Directed generation (generators._edges): `setup_share` percent of
-    the steps are a setup step with a STATE at an edge of `P-state`; at `probe_share`
-    percent, a batch of `PROBES` actions aimed at rows of the REASON table is sent. Which
-    edge, and which probes, come from a random source seeded once per game (a Hypothesis
-    draw, so a game replays exactly): Hypothesis's own draws aim at simple values, and
-    would visit a few edges over and over. At a fifth of `setup_share` (`WIRE_IN`), a step is
-    followed by a line of the protocol's error layer (generators._wire), answered with its
-    error and changing nothing: drawn from a source of its own, it leaves the game's other
-    draws as they were."""
+    """`lockstep` (a generators.lockstep.Lockstep, for fuzzing): an engine that follows the game
+    as it is drawn; drawing stops at its first difference, so no action is drawn (or shrunk)
+    past it (a `Trailing` one says so up to its `lag` steps later: the game returned ends at the
+    step that differed). Directed generation (generators._edges): `setup_share` percent of the
+    steps are a setup step with a STATE at an edge of `P-state`; at `probe_share` percent, a
+    batch of `PROBES` actions aimed at rows of the REASON table is sent. Which edge, and which
+    probes, come from a random source seeded once per game (a Hypothesis draw, so a game replays
+    exactly): Hypothesis's own draws aim at simple values, and would visit a few edges over and
+    over. At a fifth of `setup_share` (`WIRE_IN`), a step is followed by a line of the
+    protocol's error layer (generators._wire), answered with its error and changing nothing:
+    drawn from a source of its own, it leaves the game's other draws as they were."""
     board = boards if boards is not None else states(keywords=keywords)
     state = draw(board)
     game = rules.from_state(state)
@@ -280,8 +280,10 @@ def _draw_games(
             step, game = _step(game, action, rules, edge, before)
             steps.append(step)
             legal = step.legal
-            if lockstep is not None and lockstep.step(step) is not None:
-                return Game(state, start, start_legal, tuple(steps))
+            if lockstep is not None and (found := lockstep.step(step)) is not None:
+                return Game(state, start, start_legal, tuple(steps[: found.step]))
+    if lockstep is not None and (found := lockstep.finish()) is not None:
+        return Game(state, start, start_legal, tuple(steps[: found.step]))
     return Game(state, start, start_legal, tuple(steps))
 
 

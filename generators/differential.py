@@ -30,7 +30,7 @@ from palconf.oracle.keywords import KEYWORD_IDS
 
 from ._games import _games
 from .formatting import format_difference, show
-from .game import Game, play
+from .game import Game
 from .lockstep import (
     KINDS,
     Answer,
@@ -38,10 +38,11 @@ from .lockstep import (
     DifferenceFound,
     Lockstep,
     Skipped,
+    Trailing,
     diff_observed,
     run_game,
 )
-from .shrinking import relabel, simplify
+from .shrinking import relabel, simplify, trimmed
 
 __all__ = [
     "KINDS",
@@ -238,7 +239,7 @@ def _fuzz(
             if progress:
                 progress(report, "simplifying")
             if trim:
-                diff = _trimmed(engine, diff, rules, compare_legal)
+                diff = trimmed(engine, diff, rules, compare_legal)
             diff = simplify(engine, diff, rules=rules, compare_legal=compare_legal)
             known.add(signature(diff))
         report.differences.append(diff)
@@ -307,7 +308,7 @@ def _campaign(
     last: list[Difference] = []
 
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
-    lockstep = Lockstep(engine, compare_legal=compare_legal, on_action=report.one)
+    lockstep = Trailing(engine, compare_legal=compare_legal, on_action=report.one)
 
     @settings(
         max_examples=examples,
@@ -375,6 +376,8 @@ def _campaign(
     except Flaky:
         report.flaky = True
         return last[0] if last else None
+    finally:
+        lockstep.settle()  # what was in flight of a game cut short, read
     return None
 
 
@@ -419,32 +422,3 @@ def _sweep(
             if progress:
                 progress(report, "found")
         yield diff
-
-
-def _trimmed(
-    engine: Engine, diff: Difference, rules: type[Rules], compare_legal: bool
-) -> Difference:
-    """A sweep game's difference, with the probes before the one that differed left out when
-    the difference stays without them (a sweep game holds up to 150 probes; `simplify`
-    would replay it once per probe)."""
-    steps = diff.game.steps
-    if len(steps) < 3:
-        return diff
-    last = steps[-1]
-    for keep in range(len(steps) - 1):  # the shortest prefix with which it still differs
-        actions = [s.action for s in steps[:keep]] + [last.action]
-        try:
-            found = run_game(
-                engine, play(rules, diff.game.state, actions), compare_legal=compare_legal
-            )
-        except Skipped:
-            continue
-        if found is not None and found.kind == diff.kind:
-            found.engine_name = diff.engine_name
-            return found
-        if found is not None and found.kind == "engine-error":
-            try:
-                engine.restart()
-            except EngineFault:
-                pass
-    return diff

@@ -1,21 +1,21 @@
 """The differential property as a plain Hypothesis test, for long coverage-guided campaigns.
 
-    PALCONF_FUZZ_ENGINE="python my_engine.py" pytest generators/hypofuzz_target.py
-    pip install -e '.[hypofuzz]'   # HypoFuzz and the Hypothesis it works with (pyproject.toml)
-    PALCONF_FUZZ_ENGINE="python my_engine.py" HYPOTHESIS_PROFILE=fuzz \
-        hypothesis fuzz -n 2 -- generators/hypofuzz_target.py
+    pip install 'palconf[hypofuzz]'   # HypoFuzz and the Hypothesis it works with
+    palconf hypofuzz --engine-cmd "python my_engine.py"   # docs/hypofuzz.md
 
 The property is the one `palconf fuzz` checks (generators.lockstep): a generated game (with
 the fuzzer's directed shares of setup steps and REASON probes) played on the engine gives the
-oracle's verdicts, reasons, OBSERVED and LEGAL at every step. HypoFuzz
-(https://hypofuzz.com) runs it, guided by coverage, until it has found a failure (then the
-command ends) or you stop it, and keeps what it finds in the example database. The module
-loads palconf's Hypothesis profile itself (`HYPOTHESIS_PROFILE=fuzz`, `PALCONF_HYPOTHESIS_DB`
-a folder or `redis://HOST:PORT/N`: generators.profiles), as tests/conftest.py does for the
-tests: HypoFuzz fuzzes only tests on the default database and skips derandomized ones (the
-`ci` profile), so set `HYPOTHESIS_PROFILE=fuzz` where `CI` is set. Skipped when
-PALCONF_FUZZ_ENGINE is not set. The engine is started once per process and restarted after
-it breaks; `PALCONF_FUZZ_TIMEOUT` is its reply timeout in seconds (default 10).
+oracle's verdicts, reasons, OBSERVED and LEGAL at every step. `palconf hypofuzz`
+(palconf/commands/hypofuzz.py) has HypoFuzz (https://hypofuzz.com) fuzz it, guided by
+coverage, until it has found a failure, which is kept in the example database; pytest
+replays it (`pytest --pyargs palconf.generators.hypofuzz_target`, from an installed palconf).
+The module loads palconf's Hypothesis profile itself (`HYPOTHESIS_PROFILE=fuzz`,
+`PALCONF_HYPOTHESIS_DB` a folder or `redis://HOST:PORT/N`: generators.profiles), as
+tests/conftest.py does for the tests: HypoFuzz fuzzes only tests on the default database and
+skips derandomized ones (the `ci` profile), so `HYPOTHESIS_PROFILE=fuzz` where `CI` is set.
+Skipped when PALCONF_FUZZ_ENGINE is not set. The engine is started once per process and
+restarted after it breaks; `PALCONF_FUZZ_TIMEOUT` is its reply timeout in seconds (default
+10).
 """
 
 from __future__ import annotations

@@ -23,9 +23,10 @@ kind `engine-error`. In every `Diff` of a difference, `expected` is the oracle's
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from palconf.core import (
     Diff,
@@ -43,7 +44,7 @@ from palconf.core import (
 from palconf.core.compare import canonical
 
 from .game import Game, Step, wire_line
-from .pipeline import Ahead, can_pipeline, planned
+from .pipeline import Ahead, can_pipeline, planned, step_requests
 
 KINDS = ("setup", "verdict", "reason", "observed", "legal", "engine-error")
 
@@ -274,6 +275,96 @@ class Lockstep:
                 return "legal", f"LEGAL differs {where} by {len(fields)} action(s)", fields
             self._legal_seen = legal_list
         return None
+
+    def finish(self) -> Difference | None:
+        """The game is drawn to its end: the first Difference, or None."""
+        return self.difference
+
+    def settle(self) -> None:
+        """Nothing of this game is in flight any more (`Trailing`'s)."""
+
+
+#: How many steps `Trailing` writes at a time, and follows behind the drawing: 4 steps are
+#: 8 to 12 requests (one write, one wake-up of the engine), twice that in flight at most,
+#: within generators.pipeline's window.
+LAG = 4
+
+
+class Trailing(Lockstep):
+    """A `Lockstep` that follows a game through the wire while it is drawn, `lag` steps
+    behind (issue 33): the requests of each `lag` steps drawn are written in one go (the
+    requests `run_game(pipeline=True)` writes ahead for a replay, generators.pipeline), the
+    engine works on them while the oracle draws the next `lag` steps, and then its replies
+    are read and compared, in order, exactly as `Lockstep` compares them. So `step` says of
+    a difference `lag` to `2 * lag - 1` steps after its own, and `finish` of one in the
+    game's last steps; the Difference is the same (its game ends at the step that
+    differed), and so is the game Hypothesis is told of (generators._games). What was written
+    past a difference is read and dropped (`settle`: also at the next `begin`, for a
+    game whose drawing was cut short). The setup is compared at once (`begin`: a refused
+    or unsupported setup ends the game). An engine that cannot pipeline is followed as
+    `Lockstep` follows it."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        compare_legal: bool | None = None,
+        on_action: Callable[[], None] | None = None,
+        lag: int = LAG,
+    ) -> None:
+        super().__init__(engine, compare_legal=compare_legal, on_action=on_action)
+        self.target = engine
+        self.lag = lag
+        self._ahead: Ahead | None = None
+        self._due: deque[Step] = deque()
+        self._planned_seen: list[dict[str, Any]] | None = None
+
+    def begin(
+        self, state: dict[str, Any], start: dict[str, Any], start_legal: list[dict[str, Any]]
+    ) -> Difference | None:
+        self.settle()
+        found = super().begin(state, start, start_legal)
+        if found is None and not self.skipped and self.lag and can_pipeline(self.target):
+            self._planned_seen = self._legal_seen
+            self._ahead = Ahead(self.target, ())
+            self.engine = cast(Engine, self._ahead)  # what Lockstep asks of an engine
+        return found
+
+    def step(self, s: Step) -> Difference | None:
+        ahead = self._ahead
+        if ahead is None:
+            return super().step(s)
+        requests, self._planned_seen = step_requests(
+            len(self.steps) + len(self._due) + 1, s, self.compare_legal, self._planned_seen
+        )
+        ahead.extend(requests)
+        self._due.append(s)
+        if len(self._due) % self.lag == 0:
+            ahead.send()  # one write (one wake-up of the engine) per `lag` steps
+        if len(self._due) >= 2 * self.lag:
+            return self._compare(self.lag)
+        return None
+
+    def finish(self) -> Difference | None:
+        self._compare(len(self._due))
+        return self.difference
+
+    def _compare(self, n: int) -> Difference | None:
+        found = None
+        for _ in range(n):
+            found = super().step(self._due.popleft())
+            if found is not None:
+                break
+        if found is not None or not self._due:
+            self.settle()
+        return found
+
+    def settle(self) -> None:
+        self._due.clear()
+        if self._ahead is not None:
+            self._ahead.drain()
+            self._ahead = None
+        self.engine = self.target
 
 
 def run_game(

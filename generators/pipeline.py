@@ -24,7 +24,7 @@ from typing import Any
 
 from palconf.core import EngineFault
 
-from .game import Game, wire_line
+from .game import Game, Step, wire_line
 
 #: At most this many requests, and this many bytes of them, in flight: the bytes well
 #: inside a pipe's 64 KiB, so that writing ahead never waits on an engine busy writing.
@@ -53,16 +53,25 @@ def planned(game: Game, compare_legal: bool) -> Iterator[Planned]:
         yield LEGAL, None, "legal"
         seen = game.start_legal
     for n, s in enumerate(game.steps, 1):
-        if s.is_setup:
-            yield {"cmd": "setup", "state": s.action["setup"]}, None, "setup"
-        elif s.is_wire:
-            yield None, wire_line(s.action), f"wire step {n}"
-        else:
-            yield {"cmd": "act", "action": s.action}, None, "act"
-        yield OBSERVE, None, "observe"
-        if compare_legal and not (s.legal is seen and not s.accepted):
-            yield LEGAL, None, "legal"
-            seen = s.legal
+        requests, seen = step_requests(n, s, compare_legal, seen)
+        yield from requests
+
+
+def step_requests(
+    n: int, s: Step, compare_legal: bool, seen: list[dict[str, Any]] | None
+) -> tuple[list[Planned], list[dict[str, Any]] | None]:
+    """The requests `Lockstep` sends for step `n`, `s`, when it finds no difference, and
+    the LEGAL list last compared after it (`seen`: the one before: `legal` is not asked
+    again after a refusal in the position it was last compared at)."""
+    if s.is_setup:
+        first: Planned = ({"cmd": "setup", "state": s.action["setup"]}, None, "setup")
+    elif s.is_wire:
+        first = (None, wire_line(s.action), f"wire step {n}")
+    else:
+        first = ({"cmd": "act", "action": s.action}, None, "act")
+    if compare_legal and not (s.legal is seen and not s.accepted):
+        return [first, (OBSERVE, None, "observe"), (LEGAL, None, "legal")], s.legal
+    return [first, (OBSERVE, None, "observe")], seen
 
 
 class Ahead:
@@ -73,7 +82,7 @@ class Ahead:
     def __init__(self, engine: Any, plan: Iterable[Planned]) -> None:
         self.engine = engine
         self.info = getattr(engine, "info", None)
-        self._plan = iter(plan)
+        self._plan: deque[Planned] = deque(plan)
         self._posted: deque[tuple[dict[str, Any] | None, bytes | None, str, int]] = deque()
         self._bytes = 0
 
@@ -101,13 +110,25 @@ class Ahead:
             return self.engine.request(msg)
         return self.engine.request_line(line, label)
 
+    def extend(self, plan: Iterable[Planned]) -> None:
+        """More requests planned, after those planned so far."""
+        self._plan.extend(plan)
+
+    def send(self) -> None:
+        """Write what fits in the window now, for the engine to work on meanwhile (else it
+        is written before the next reply is read)."""
+        self._fill()
+        flush = getattr(self.engine, "flush", None)
+        if self._posted and callable(flush):
+            flush()
+
     def _fill(self) -> None:
         engine = self.engine
-        while len(self._posted) < AHEAD and self._bytes < AHEAD_BYTES and not self.broken:
-            nxt = next(self._plan, None)
-            if nxt is None:
+        plan = self._plan
+        while plan and len(self._posted) < AHEAD and self._bytes < AHEAD_BYTES:
+            if self.broken:
                 return
-            msg, line, label = nxt
+            msg, line, label = plan.popleft()
             size = engine.post(msg) if line is None else engine.post_line(line, label)
             self._posted.append((msg, line, label, size))
             self._bytes += size
@@ -115,7 +136,7 @@ class Ahead:
     def drain(self) -> int:
         """Read and drop the replies to the requests written but not taken; stop writing
         ahead. How many there were (a fault while reading them leaves the engine broken)."""
-        self._plan = iter(())
+        self._plan.clear()
         drained = len(self._posted)
         while self._posted and not self.broken:
             self._posted.popleft()

@@ -202,3 +202,32 @@ def simplify(
             best = found
     best.engine_name = diff.engine_name
     return best
+
+
+def trimmed(
+    engine: Engine, diff: Difference, rules: type[Rules], compare_legal: bool
+) -> Difference:
+    """A sweep game's difference, with the probes before the one that differed left out when
+    the difference stays without them (a sweep game holds up to 150 probes; `simplify`
+    would replay it once per probe)."""
+    steps = diff.game.steps
+    if len(steps) < 3:
+        return diff
+    last = steps[-1]
+    for keep in range(len(steps) - 1):  # the shortest prefix with which it still differs
+        actions = [s.action for s in steps[:keep]] + [last.action]
+        try:
+            found = run_game(
+                engine, play(rules, diff.game.state, actions), compare_legal=compare_legal
+            )
+        except Skipped:
+            continue
+        if found is not None and found.kind == diff.kind:
+            found.engine_name = diff.engine_name
+            return found
+        if found is not None and found.kind == "engine-error":
+            try:
+                engine.restart()
+            except EngineFault:
+                pass
+    return diff

@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "summary": "the per-keyword table, failures by clause and verdict of results files",
     "mutants": "run the cases against every mutant engine",
     "fuzz": "compare an engine with the oracle on generated games",
+    "hypofuzz": "a long coverage-guided HypoFuzz campaign, ended by its first finding",
     "perft": "count legal action sequences on the oracle and an engine",
     "list": "list the cases, keyword groups or clauses (--json for machines)",
     "completion": "print a bash or zsh completion script (needs the optional shtab)",

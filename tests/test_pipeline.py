@@ -4,12 +4,16 @@ requests in the same order, the same verdicts, faults laid to the same request."
 from __future__ import annotations
 
 import sys
+import time
 from itertools import islice
 from typing import Any
 
+import pytest
+
 from palconf.engines.process import ProcessEngine
+from palconf.generators.differential import fuzz
 from palconf.generators.directed import directed_games
-from palconf.generators.lockstep import run_game
+from palconf.generators.lockstep import LAG, Trailing, run_game
 from palconf.generators.pipeline import Ahead, planned
 from palconf.oracle import Rules
 from palconf.oracle.keywords import KEYWORD_IDS
@@ -67,6 +71,7 @@ def test_a_pipelined_replay_sends_exactly_the_requests_of_a_plain_one() -> None:
         engine.close()
 
 
+@pytest.mark.slow  # 40 sweep games of 150 actions, each played twice
 def test_a_difference_found_pipelined_is_the_plain_runs_and_the_stream_stays_in_step() -> None:
     mutant = [*SERVE, "--mutant", "taunt-ignored"]
     engine, other = ProcessEngine(mutant), ProcessEngine(mutant)
@@ -135,5 +140,115 @@ def test_ahead_keeps_its_window_within_the_pipe() -> None:
         assert 0 < engine.in_flight <= 24
         assert ahead.drain() > 0
         assert engine.in_flight == 0
+    finally:
+        engine.close()
+
+
+# ------------------------------------------------------------ Trailing: fuzzing while drawing
+
+
+class Counting(ProcessEngine):
+    """`palconf serve`, counting the writes to its stdin."""
+
+    writes = 0
+
+    def _send(self, data: bytes, label: str, deadline: float) -> bool:
+        self.writes += 1
+        return super()._send(data, label, deadline)
+
+
+class Plain:
+    """An engine that cannot pipeline: a campaign follows it with a plain `Lockstep`."""
+
+    def __init__(self, inner: ProcessEngine) -> None:
+        self.inner = inner
+        self.info = inner.info
+
+    def request(self, msg: dict[str, Any]) -> Any:
+        return self.inner.request(msg)
+
+    def request_line(self, line: bytes, label: str) -> Any:
+        return self.inner.request_line(line, label)
+
+    def restart(self) -> Any:
+        return self.inner.restart()
+
+
+def test_a_campaign_through_the_wire_writes_a_few_steps_at_a_time() -> None:
+    """Issue 33: the games drawn by Hypothesis are followed `LAG` steps behind, their
+    requests written a batch at a time (not one write and one wait per request)."""
+    engine = Counting(SERVE)
+    engine.start()
+    try:
+        report = fuzz(engine, examples=15, seed=3, directed=False, shrink=False)
+        assert report.difference is None
+        assert report.actions > 100
+        assert engine.writes * 2 <= report.actions, (engine.writes, report.actions)
+        assert engine.in_flight == 0
+    finally:
+        engine.close()
+
+
+def test_a_campaign_finds_through_the_wire_what_a_plain_lockstep_finds() -> None:
+    """The same difference (step, kind, fields, game), trailing or not, and nothing left in
+    flight after it."""
+    mutant = [*SERVE, "--mutant", "deploy-enters-rested"]
+    engine, other = ProcessEngine(mutant), ProcessEngine(mutant)
+    engine.start()
+    other.start()
+    try:
+        kw: dict[str, Any] = {"examples": 30, "seed": 1, "directed": False, "shrink": False}
+        trailing = fuzz(engine, **kw).difference
+        plain = fuzz(Plain(other), **kw).difference  # type: ignore[arg-type]
+        assert trailing is not None and plain is not None
+        assert (trailing.step, trailing.kind, trailing.summary, trailing.fields) == (
+            plain.step,
+            plain.kind,
+            plain.summary,
+            plain.fields,
+        )
+        assert trailing.game == plain.game
+        assert len(trailing.game.steps) == trailing.step  # the game ends where it differed
+        assert engine.in_flight == 0
+        assert engine.request({"cmd": "observe"})["ok"] is True  # the stream is in step
+    finally:
+        engine.close()
+        other.close()
+
+
+def test_a_game_cut_short_leaves_nothing_in_flight_for_the_next() -> None:
+    engine = ProcessEngine(SERVE)
+    engine.start()
+    try:
+        first, second = games(2)
+        follow = Trailing(engine)
+        assert follow.begin(first.state, first.start, first.start_legal) is None
+        for s in first.steps[: 3 * LAG]:  # drawing stops there (Hypothesis gave up on it)
+            assert follow.step(s) is None
+        assert engine.in_flight > 0
+        assert follow.begin(second.state, second.start, second.start_legal) is None
+        assert engine.in_flight == 0
+        for s in second.steps:
+            assert follow.step(s) is None
+        assert follow.finish() is None
+        assert len(follow.steps) == len(second.steps)
+        assert engine.in_flight == 0
+    finally:
+        engine.close()
+
+
+def test_a_reply_waits_its_timeout_from_when_its_request_was_written() -> None:
+    """A request posted long before its reply is read: its timeout runs from when it was
+    written (and the reply before it read), and a reply that is there is never late."""
+    engine = ProcessEngine(SERVE, timeout=1.0)
+    engine.start()
+    try:
+        engine.post({"cmd": "observe"})
+        time.sleep(1.5)  # posted, not yet written: the engine has not seen it
+        assert engine.collect()["ok"] is False  # (no game yet: `no-game`)
+        engine.post({"cmd": "observe"})
+        engine.flush()
+        time.sleep(1.5)  # written, answered long ago
+        assert engine.collect()["ok"] is False
     finally:
         engine.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import select
 import time
+from collections import deque
 from typing import NoReturn
 
 from palconf.engines.json_lines import snippet
@@ -24,6 +25,12 @@ class PipeIO:
     _poll_quiet: select.poll
     _poll_out: select.poll
     _poll_in: select.poll
+    #: requests posted, waiting for their replies (ProcessEngine: label, command, timeout,
+    #: when posted and then when written, written whole), and those not yet written
+    _pending: deque[tuple[str, str | None, float, float, bool]]
+    _outbox: bytearray
+    _queued: int
+    broken: bool
 
     def _fail(self, message: str) -> NoReturn:
         raise NotImplementedError
@@ -33,6 +40,36 @@ class PipeIO:
 
     def _crashed(self, when: str, partial: bytes = b"", closed: str = "stdout") -> NoReturn:
         raise NotImplementedError
+
+    def flush(self) -> None:
+        """Write what is posted now, for the engine to work on while the caller does
+        something else (else it is written before the next reply is read)."""
+        if not self._outbox:
+            return
+        try:
+            self._flush()
+        except BaseException:  # as in `_receive`: the stream is out of step
+            self.broken = True
+            self._pending.clear()
+            self._outbox.clear()
+            raise
+
+    def _flush(self) -> None:
+        """Write the queued requests, in one write where the pipe has room (one wake-up of
+        the engine for a batch). An engine that closed its stdin: each request not written
+        is marked so, for `_receive` to raise its crash when its turn comes."""
+        if not self._outbox:
+            return
+        first = len(self._pending) - self._queued
+        label, _, timeout, _, _ = self._pending[first]
+        data, self._queued = bytes(self._outbox), 0
+        self._outbox.clear()
+        sent = self._send(data, label, time.monotonic() + timeout)
+        written = time.monotonic()  # each one's timeout runs from here (`_receive`)
+        pending = self._pending
+        for i in range(first, len(pending)):
+            label, cmd, timeout, _, _ = pending[i]
+            pending[i] = (label, cmd, timeout, written, sent)
 
     def _check_quiet(self, label: str) -> None:
         """Between a reply and the next request the engine must write nothing to stdout."""
@@ -88,7 +125,7 @@ class PipeIO:
         buf = self._buf
         if not buf:  # the usual case: the whole reply arrives in one poll and one read
             remaining = deadline - time.monotonic()
-            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
+            events = self._poll_out.poll(max(remaining, 0) * 1000)  # (a reply there is on time)
             if not events:
                 self._timed_out(label, f"no reply within {timeout:g} s")
             if events[0][0] != self._out and len(events) == 1:  # `_only_exit`, inlined
@@ -113,7 +150,7 @@ class PipeIO:
                     f"bytes): {snippet(bytes(buf))}"
                 )
             remaining = deadline - time.monotonic()
-            events = self._poll_out.poll(remaining * 1000) if remaining > 0 else []
+            events = self._poll_out.poll(max(remaining, 0) * 1000)  # (a reply there is on time)
             if not events:
                 self._timed_out(label, f"no reply within {timeout:g} s", bytes(buf))
             if self._only_exit(events):
