@@ -229,19 +229,9 @@ def build(
             keywords=dict(sorted(per_kw.items(), key=lambda kv: (order.get(kv[0], 999), kv[0]))),
         )
 
-    return Report(
-        title=title,
-        generated=generated or utc_now(),
-        palconf=__version__,
-        rules_versions=versions,
-        rules_title=_title(registry, versions),
-        rules_untold=[v for v in versions if v not in registry.versions],
-        engines=engines,
-        keywords=keywords,
-        interpretations=interpretations,
-        cases=cases,
-        mutants=mview,
-    )
+    report = _report(title, registry, versions, engines, keywords, generated)
+    report.interpretations, report.cases, report.mutants = interpretations, cases, mview
+    return report
 
 
 def build_history(
@@ -269,9 +259,21 @@ def build_history(
         )
         for kid in keyword_ids
     ]
+    return _report(title, registry, versions, engines, keywords)
+
+
+def _report(
+    title: str,
+    registry: Registry,
+    versions: list[str],
+    engines: list[EngineRun],
+    keywords: list[KeywordView],
+    generated: str | None = None,
+) -> Report:
+    """The report of these engines and keywords (no rulings, cases or mutants yet)."""
     return Report(
         title=title,
-        generated=utc_now(),
+        generated=generated or utc_now(),
         palconf=__version__,
         rules_versions=versions,
         rules_title=_title(registry, versions),
