@@ -113,6 +113,12 @@ class EngineRun:
         """How many of its cases failed, errored, timed out or xfailed."""
         return self.totals.all.failed
 
+    def where(self, names: dict[str, str]) -> str:
+        """Where the failures are, in `palconf run`'s words (`where: all 43 failures cite
+        B-15`), or "" when nothing failed (`palconf.core.causes.shared_cause`)."""
+        cause = shared_cause(self.results.values())
+        return "" if cause is None else cause.words(lambda g: names.get(g, g))
+
     def concentration(self, names: dict[str, str]) -> list[tuple[str, int]]:
         """Where the failures are, as `palconf run`'s `where:` line counts it
         (`palconf.core.causes.shared_cause`): (what they cite, how many do), the most

@@ -956,7 +956,7 @@ def test_a_failing_engine_card_is_never_green() -> None:
     assert engine.card_level == "low"
     card = _card_html(render_html(report), "almost")
     assert card.startswith("b-low") and 'class="big t-low"' in card
-    assert "1 failure</b>: 1 of the 1 cite Taunt" in card
+    assert "1 failure</b> · where: the 1 failure cites Taunt" in card
 
 
 def test_an_engine_with_every_case_passing_keeps_its_green_card(runs: dict[str, Any]) -> None:
@@ -976,7 +976,7 @@ def test_the_card_says_where_failures_concentrate(runs: dict[str, Any]) -> None:
     assert wrong.failures == len(failed)
     assert wrong.concentration(report.keyword_names)[0] == (report.keyword_name(top), count)
     card = _card_html(render_html(report), HOSTILE_NAME)
-    assert f"{count} of the {len(failed)} cite {report.keyword_name(top)}" in card
+    assert f"where: {escape(cause.words(report.keyword_name))}" in card
 
 
 def test_failing_list_chips_name_the_engine(runs: dict[str, Any]) -> None:
@@ -1180,7 +1180,10 @@ def test_no_history_for_engines_given_once(runs: dict[str, Any]) -> None:
 def test_report_md_says_where_the_failures_concentrate(runs: dict[str, Any]) -> None:
     md = (runs["out"] / "report.md").read_text(encoding="utf-8")
     wrong = [r for r in runs["wrong"] if r.failed]
-    lines = [line for line in md.splitlines() if f"{len(wrong)} failures:" in line]
+    lines = [line for line in md.splitlines() if f"{len(wrong)} failures · where:" in line]
     assert len(lines) == 1, "one concentration line, for the failing engine only"
-    assert f"of the {len(wrong)} cite" in lines[0]
+    assert (
+        f"of the {len(wrong)} failures cite" in lines[0]
+        or f"all {len(wrong)} failures cite" in lines[0]
+    )
     assert "palconf-oracle" not in lines[0]
