@@ -106,10 +106,10 @@ class Rules(LegalRules):
         # Pals on each structure
         ids: dict[tuple[str, str], list[str]] = defaultdict(list)
         held: dict[str | None, list[str]] = defaultdict(list)
-        for c in g.cards.values():
-            ids[c.owner, c.zone].append(c.id)
+        for cid, c in g.cards.items():
+            ids[c.owner, c.zone].append(cid)
             if c.zone == "assigned":
-                held[c.host].append(c.id)
+                held[c.host].append(cid)
         players: dict[str, Any] = {}
         for p in PLAYERS:
             players[p] = {

@@ -195,13 +195,12 @@ class Case:
 
 
 def _denull(value: Any) -> Any:
-    if value == NULL:
-        return None
+    """`value` with every "null" string (NULL) as None, at any depth."""
     if isinstance(value, dict):
         return {k: _denull(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_denull(v) for v in value]
-    return value
+    return None if value == NULL else value
 
 
 def _groups(clauses: Iterable[str], rules: Iterable[str], registry: Registry) -> tuple[str, ...]:

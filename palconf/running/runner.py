@@ -90,7 +90,7 @@ class _Play:
             refusal = self.send(n, step)
             # the answer first: a STATE accepted that had to be refused (or the reverse) is
             # what went wrong, whatever `observe` then says (it follows from the answer)
-            self.check_verdict(n, None, None, refusal)
+            self.check_verdict(n, refusal)
             if step.is_bye:
                 self.bye(n)
                 return
@@ -123,8 +123,9 @@ class _Play:
             reply = send_line(self.engine, step.line(), label)
             skips = False  # an answer of the protocol layer is never a keyword it lacks
         else:
-            label = str(step.request()["cmd"])
-            reply = self.engine.request(step.request())
+            request = step.request()
+            label = str(request["cmd"])
+            reply = self.engine.request(request)
             skips = not (step.kind == "setup" and set(demanded) & set(SETUP_ERRORS))
         reply = check_reply(reply, label, unsupported_skips=skips)
         if reply["ok"]:
@@ -154,8 +155,8 @@ class _Play:
         refusal: dict[str, Any] | None,
     ) -> None:
         exp = self.case.expectation_after(n)
-        if n:
-            self.check_verdict(n, state, before, refusal)
+        if n:  # (the answer itself was checked as it came: `check_verdict`)
+            self.check_unchanged(n, state, before, refusal)
             if refusal is None and self.case.steps[n - 1].kind == "setup":
                 self.game = printed_cards(self.case.steps[n - 1].body)
         if exp is not None and exp.observed is not None:
@@ -171,19 +172,21 @@ class _Play:
         if exp is not None and exp.legal is not None:
             self.check_legal(n, exp.legal)
 
-    def check_verdict(
-        self,
-        n: int,
-        state: dict[str, Any] | None,
-        before: dict[str, Any] | None,
-        refusal: dict[str, Any] | None,
-    ) -> None:
-        """The answer to step `n` as the case expects it; a refusal must change nothing
-        (`state` and `before` None: there is no game to look at)."""
+    def check_verdict(self, n: int, refusal: dict[str, Any] | None) -> None:
+        """The answer to step `n` as the case expects it."""
         problem = verdict_problem(self.case, n, refusal)
         if problem is not None:
             raise CaseFailed(n, *problem)
-        if refusal is not None and state is not None and before is not None:
+
+    def check_unchanged(
+        self,
+        n: int,
+        state: dict[str, Any],
+        before: dict[str, Any] | None,
+        refusal: dict[str, Any] | None,
+    ) -> None:
+        """A refused step `n` changed nothing (`before` None: there was no game to look at)."""
+        if refusal is not None and before is not None:
             changes = state_changes(before, state)
             if changes:
                 label = self.case.steps[n - 1].label
