@@ -67,9 +67,9 @@ def same_legal(engine: Any, step: int, expected: frozenset[str]) -> tuple[list[A
         return actions, _same_set(actions, expected)
     reply = engine.request_unchecked(LEGAL)
     if type(reply) is dict and len(reply) == 2 and reply.get("ok") is True:
-        actions = reply.get("actions")
-        if type(actions) is list and _same_set(actions, expected):
-            return actions, True
+        listed = reply.get("actions")
+        if type(listed) is list and _same_set(listed, expected):
+            return listed, True
     actions = actions_of(check_reply(checked("legal", reply), "legal"), step)
     return actions, _same_set(actions, expected)
 
