@@ -105,7 +105,8 @@ class Ahead:
     def _take(
         self, msg: dict[str, Any] | None, line: bytes | None, label: str, check: bool = True
     ) -> Any:
-        self._fill()
+        if len(self._posted) <= AHEAD // 2:  # refilled by halves: a write per many replies
+            self._fill()
         if self._posted:
             m, raw, lab, size = self._posted[0]
             if lab == label and raw == line and (m is msg or m == msg):
