@@ -36,15 +36,14 @@ from palconf.core import (
     Unsupported,
     check_reply,
     compare,
-    legal,
     legal_diffs,
-    observe,
     send_line,
 )
 from palconf.core.compare import canonical
 
 from .game import Game, Step, wire_line
 from .pipeline import Ahead, can_pipeline, planned, step_requests
+from .replies import Texts, same_legal, same_observed
 
 KINDS = ("setup", "verdict", "reason", "observed", "legal", "engine-error")
 
@@ -133,6 +132,7 @@ class Lockstep:
         self.difference = None
         self.skipped = ""  # why the engine refused the setup as `unsupported`
         self._legal_seen: list[dict[str, Any]] | None = None  # the oracle's LEGAL last compared
+        self._texts = Texts()
 
     def _found(
         self, step: int, kind: str, summary: str, fields: list[Diff] | None = None
@@ -172,7 +172,7 @@ class Lockstep:
                 return self._found(
                     0, "setup", f"the engine refused the setup: {reply.get('error')}"
                 )
-            answer = Answer("accepted", observed=observe(engine, 0))
+            answer = Answer("accepted")
             self.engine_answers.append(answer)
             found = self._compare_state(0, start, start_legal, answer)
         except Unsupported as e:
@@ -252,7 +252,6 @@ class Lockstep:
                 f"{label} was refused for a different {code}",
                 [Diff(code, oracle.reason, answer.reason)],
             )
-        answer.observed = observe(engine, n)
         found = self._compare_state(n, s.observed, s.legal, answer)
         return self._found(n, *found) if found else None
 
@@ -260,7 +259,8 @@ class Lockstep:
         self, step: int, observed: dict[str, Any], legal_list: list[dict[str, Any]], answer: Answer
     ) -> tuple[str, str, list[Diff]] | None:
         where = "after setup" if step == 0 else f"after action {step}"
-        fields = diff_observed(observed, answer.observed)
+        answer.observed, same = same_observed(self.engine, step, self._texts.observed(observed))
+        fields = [] if same else diff_observed(observed, answer.observed)
         if fields:
             return "observed", f"OBSERVED differs {where} in {len(fields)} field(s)", fields
         # LEGAL is asked again unless nothing can have changed it: a refusal after which both
@@ -269,8 +269,8 @@ class Lockstep:
         # LEGAL is most of what a step costs.
         unchanged = legal_list is self._legal_seen and answer.verdict == "refused"
         if self.compare_legal and not unchanged:
-            answer.legal = legal(self.engine, step)
-            fields = legal_diffs(legal_list, answer.legal)
+            answer.legal, same = same_legal(self.engine, step, self._texts.legal(legal_list))
+            fields = [] if same else legal_diffs(legal_list, answer.legal)
             if fields:
                 return "legal", f"LEGAL differs {where} by {len(fields)} action(s)", fields
             self._legal_seen = legal_list

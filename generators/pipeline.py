@@ -82,6 +82,8 @@ class Ahead:
     def __init__(self, engine: Any, plan: Iterable[Planned]) -> None:
         self.engine = engine
         self.info = getattr(engine, "info", None)
+        #: the engine's shape check of a reply, for `request_unchecked`'s (None: it has none)
+        self.checked = getattr(engine, "checked", None)
         self._plan: deque[Planned] = deque(plan)
         self._posted: deque[tuple[dict[str, Any] | None, bytes | None, str, int]] = deque()
         self._bytes = 0
@@ -93,21 +95,28 @@ class Ahead:
     def request(self, msg: dict[str, Any]) -> Any:
         return self._take(msg, None, str(msg.get("cmd")))
 
+    def request_unchecked(self, msg: dict[str, Any]) -> Any:
+        """The reply, its shape unchecked (the engine's `checked` checks it)."""
+        return self._take(msg, None, str(msg.get("cmd")), check=False)
+
     def request_line(self, line: bytes, label: str) -> Any:
         return self._take(None, line, label)
 
-    def _take(self, msg: dict[str, Any] | None, line: bytes | None, label: str) -> Any:
-        self._fill()
+    def _take(
+        self, msg: dict[str, Any] | None, line: bytes | None, label: str, check: bool = True
+    ) -> Any:
+        if len(self._posted) <= AHEAD // 2:  # refilled by halves: a write per many replies
+            self._fill()
         if self._posted:
             m, raw, lab, size = self._posted[0]
             if lab == label and raw == line and (m is msg or m == msg):
                 self._posted.popleft()
                 self._bytes -= size
-                return self.engine.collect()
+                return self.engine.collect() if check else self.engine.collect(check=False)
         self.drain()  # not the planned request: sent plainly, after what is in flight
         if line is None:
             assert msg is not None
-            return self.engine.request(msg)
+            return self.engine.request(msg) if check else self.engine.request_unchecked(msg)
         return self.engine.request_line(line, label)
 
     def extend(self, plan: Iterable[Planned]) -> None:

@@ -243,7 +243,11 @@ def act(engine: Engine, action: Any, step: int) -> dict[str, Any] | None:
 
 def observe(engine: Engine, step: int) -> dict[str, Any]:
     """Send `observe`: OBSERVED, with every field `P-observed` names."""
-    reply = check_reply(engine.request({"cmd": "observe"}), "observe")
+    return observed_of(check_reply(engine.request({"cmd": "observe"}), "observe"), step)
+
+
+def observed_of(reply: dict[str, Any], step: int) -> dict[str, Any]:
+    """OBSERVED from a reply to `observe` that passed `check_reply` (`observe`'s checks)."""
     if not reply["ok"]:
         fault = NoGame if reply["error"] == "no-game" else ProtocolViolation
         raise fault(f"`observe` failed at step {step}: {_refusal_text(reply)}")
@@ -256,7 +260,11 @@ def observe(engine: Engine, step: int) -> dict[str, Any]:
 
 def legal(engine: Engine, step: int) -> list[Any]:
     """Send `legal`: the list of actions (each checked to be an object)."""
-    reply = check_reply(engine.request({"cmd": "legal"}), "legal")
+    return actions_of(check_reply(engine.request({"cmd": "legal"}), "legal"), step)
+
+
+def actions_of(reply: dict[str, Any], step: int) -> list[Any]:
+    """The actions from a reply to `legal` that passed `check_reply` (`legal`'s checks)."""
     if not reply["ok"]:
         raise ProtocolViolation(f"`legal` failed at step {step}: {_refusal_text(reply)}")
     actions = reply.get("actions")
