@@ -287,8 +287,9 @@ def parse_card(
     if cid == "master":
         raise _invalid(f'{where}: a card id may not be "master"')
     where = f"card {cid!r}"
-    if not _CARD_KEYS.issuperset(obj):
-        raise _invalid(f"{where}: unknown field(s) {sorted(set(obj) - _CARD_KEYS)}")
+    unknown = set(obj) - _CARD_KEYS
+    if unknown:
+        raise _invalid(f"{where}: unknown field(s) {sorted(unknown)}")
     if "kind" not in obj:
         raise _invalid(f"{where}: `kind` is required")
     kind = obj.get("kind")
