@@ -69,6 +69,15 @@ def _candidates(
     out: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     for i in range(len(actions)):
         out.append((state, actions[:i] + actions[i + 1 :]))
+    first = actions[0] if actions else None
+    if isinstance(first, dict) and first.get("do") == "end-turn":
+        # a game that opens by passing the turn: start it on the other player's turn
+        # instead (removing either the pass or the turn alone leaves a refused action)
+        others = [p for p in state["players"] if p != first.get("player")]
+        if len(others) == 1:
+            s = _copy(state)
+            s["active"] = others[0]
+            out.append((s, actions[1:]))
     for n in range(len(_cards_of(state))):
         s = _copy(state)
         items, i = _cards_of(s)[n]

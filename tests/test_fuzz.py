@@ -363,6 +363,24 @@ def test_simplify_removes_what_the_difference_does_not_need() -> None:
     }
 
 
+def test_simplify_starts_on_the_other_turn_rather_than_pass_it() -> None:
+    """A game that opens by passing the turn shrinks to one that starts on the other
+    player's turn: removing the pass alone leaves the next action refused (not its turn)."""
+    wrong = started(OracleEngine(MISREADINGS["nocturnal-200"]))
+    night = {"id": "a1", "kind": "event", "effect": {"op": "night", "value": True}}
+    pal = {"id": "a2", "kind": "pal", "power": 3000, "strike": 1, "keywords": ["Nocturnal"]}
+    state = {
+        "active": "B",
+        "players": {"A": {"life": 5, "hand": [night], "battle": [pal]}, "B": {"life": 5}},
+    }
+    actions = [{"do": "end-turn", "player": "B"}, {"do": "play", "player": "A", "card": "a1"}]
+    diff = run_game(wrong, play(Rules, state, actions))
+    assert diff is not None and diff.step == 2
+    small = simplify(wrong, diff)
+    assert small.game.actions == [{"do": "play", "player": "A", "card": "a1"}]
+    assert small.game.state.get("active", "A") == "A" and small.step == 1
+
+
 def test_relabel_renumbers_cards_and_actions_alike() -> None:
     state = {
         "players": {
