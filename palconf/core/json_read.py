@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from palconf.core.safe_write import file_kind
+
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
@@ -124,7 +126,7 @@ def _open_regular(path: Path, error: Callable[[str], Exception], what: str) -> i
     try:
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):
-            raise error(f"{path}: {_kind(mode)}, not a regular file, not {what}")
+            raise error(f"{path}: {file_kind(mode)}, not a regular file, not {what}")
         fd = os.open(path, flags)
     except FileNotFoundError:
         raise error(f"{path}: no such file") from None
@@ -137,20 +139,8 @@ def _open_regular(path: Path, error: Callable[[str], Exception], what: str) -> i
         raise error(f"{path}: cannot read: {e.strerror or e}") from None
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise error(f"{path}: {_kind(mode)}, not a regular file, not {what}")
+        raise error(f"{path}: {file_kind(mode)}, not a regular file, not {what}")
     return fd
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a special file"
 
 
 def read_text(
