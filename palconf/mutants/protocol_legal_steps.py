@@ -391,7 +391,7 @@ class LegalUnpayableEvents(Rules):
 @mutant(
     "legal-end-turn-during-attack",
     "P-legal",
-    "`end-turn` is listed in every step for the active player, as in the main phase.",
+    "Ending the turn is listed in every step for the active player, as in the main phase.",
 )
 class LegalEndTurnDuringAttack(Rules):
     def legal(self) -> list[dict[str, Any]]:

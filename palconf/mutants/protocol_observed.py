@@ -276,7 +276,7 @@ class BlockKeepsDeclaredTarget(Rules):
 @mutant(
     "observed-blocked-never-set",
     "P-observed",
-    "`attack.blocked` is shown false whatever happened: it is read as a field of the "
+    "The `attack.blocked` flag is shown false whatever happened: it is read as a field of the "
     "declaration, not of the block step.",
 )
 class BlockedNeverSet(Rules):
