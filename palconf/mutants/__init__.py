@@ -28,7 +28,8 @@ once a turn or a step) and `protocol_legal_steps` (who acts when, assigns, `choo
 (P-errors: lines that are not commands, requests before any game), `overreading`
 (restrictions, forced choices and side effects the text does not state; no-op transitions),
 `lifetimes` (effects after their source is gone), `ignored_fields` (fields accepted and
-ignored; P-state and P-reasons rules read as holding on one card kind or zone).
+ignored; P-state and P-reasons rules read as holding on one card kind or zone), `choosing`
+(who an effect may choose, B-19: restrictions by the kind of ability, the effect or the Pal).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ MODULES = (
     "overreading",
     "lifetimes",
     "ignored_fields",
+    "choosing",
 )
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

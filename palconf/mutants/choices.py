@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palconf.mutants import mutant
-from palconf.oracle.model import CardState, Effect, GameState
+from palconf.oracle.model import CardState, Effect, GameState, other
 from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- choices (B-17, B-19), B-7
@@ -376,3 +376,17 @@ class BattleTriggersByIdNumber(Rules):
     def trigger_order(self, g: GameState, card: CardState) -> tuple[bool, str]:
         digits = "".join(ch for ch in card.id if ch.isdigit())
         return (False, digits.zfill(12))
+
+
+@mutant(
+    "damage-opponent-is-non-active-player",
+    "B-19",
+    'A `damage` effect\'s "opponent" is read as the player whose turn it is not, so a Quick '
+    "card of the defending player that damages the opponent hits its own master.",
+)
+class DamageOpponentIsNonActive(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if p.effect.op == "damage" and p.effect.player == "opponent":
+            self.lose_life(g, other(g.active), p.effect.amount)
+            return
+        super().resolve_effect(g, p)

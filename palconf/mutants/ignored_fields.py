@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from palconf.mutants import mutant
 from palconf.mutants.protocol_state import _cards, _effects, _is_int
 from palconf.oracle.checks import ACTION_FIELDS, OPTIONAL_FIELDS, CheckRules
-from palconf.oracle.model import StateError
+from palconf.oracle.model import GameState, StateError
 from palconf.oracle.rules import Refusal, Rules
 
 #: the integer fields P-state checks on every card (I-19), and their defaults
@@ -310,3 +311,62 @@ class ForeignFieldRefused(Rules):
         if foreign:
             raise Refusal("invalid-action", f"`{do}` has no field `{foreign[0]}`")
         return do
+
+
+# ------------------------------------------------------ quick and cost on triggered abilities
+#
+# I-30: `quick` and `cost` are checked on every ability that writes them; on a triggered
+# ability (On Deploy, On Attack, On Assign) a valid value changes nothing, as "a triggered
+# ability has no Quick" (P-reasons) and only B-9a pays an ability's cost.
+
+
+@mutant(
+    "triggered-quick-ability-activatable",
+    "B-9a",
+    'A triggered ability written with `"quick": true` is read as a Quick activated ability '
+    "as well: it may be activated, paying its written cost, at the timing of a Quick ability "
+    "(against I-30).",
+)
+class TriggeredQuickAbilityActivatable(Rules):
+    @classmethod
+    def from_state(cls, data: Any) -> Rules:
+        rules = super().from_state(data)
+        for raw, _ in _cards(data):  # the loader keeps `quick` on activated abilities only
+            card = rules.state.cards.get(raw.get("id", ""))
+            flags = [a.get("quick") is True for a in raw.get("abilities", [])]
+            if card is not None and any(flags):
+                abilities = tuple(
+                    replace(a, quick=a.quick or flag)
+                    for a, flag in zip(card.card.abilities, flags, strict=True)
+                )
+                card.card = replace(card.card, abilities=abilities)
+        return rules
+
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        found = list(super().check_activate(g, a))
+        card = g.cards.get(a["card"])
+        if card is None or [r.reason for r in found] != ["wrong-kind"]:
+            return iter(found)
+        ability = card.card.abilities[a["ability"]]
+        if not ability.quick:
+            return iter(found)
+        if ability.cost > g.energy[a["player"]]:
+            return iter([Refusal("cannot-pay", f"costs {ability.cost}")])
+        return iter(())
+
+
+@mutant(
+    "reasons-triggered-ability-cost-checked",
+    "P-reasons",
+    "A triggered ability's written `cost` is read as a cost to pay when it is activated: with "
+    "too little energy, activating it gives cannot-pay before wrong-kind (against I-30).",
+)
+class ReasonsTriggeredAbilityCostChecked(Rules):
+    def check_activate(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        found = list(super().check_activate(g, a))
+        card = g.cards.get(a["card"])
+        if card is not None and [r.reason for r in found] == ["wrong-kind"]:
+            ability = card.card.abilities[a["ability"]]
+            if ability.cost > g.energy[a["player"]]:
+                return iter([Refusal("cannot-pay", f"costs {ability.cost}"), *found])
+        return iter(found)

@@ -253,3 +253,96 @@ class ChooseOnlyChangeable(Rules):
         if effect.op in ("rest", "stand"):
             return [o for o in options if g.cards[o].state != effect.op]
         return options
+
+
+# ---------------------------------------------------------------- over-reading: keywords
+#
+# Taunt says what the opponent's attackers must do, Assault what its card may choose, Interrupt
+# what becomes of one attack: none of them says anything of what the card itself may do, or of
+# the attacks after.
+
+
+@mutant(
+    "taunt-pal-cannot-attack",
+    "taunt.1",
+    '"Forces the card to be attacked" is read as a defender\'s ability (as "Defender" '
+    "elsewhere): a Taunt Pal may not attack.",
+)
+class TauntPalCannotAttack(Rules):
+    def check_attack(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        yield from super().check_attack(g, a)
+        attacker = g.cards.get(a["attacker"])
+        if attacker is not None and attacker.zone == "battle" and attacker.has("taunt"):
+            yield Refusal("cannot-attack", f"{attacker.id!r} has Taunt")
+
+
+@mutant(
+    "taunt-pal-cannot-block",
+    "taunt.1",
+    "Taunt is read as making its Pal the one to be attacked, not one that defends: a Taunt "
+    "Pal may not block.",
+)
+class TauntPalCannotBlock(Rules):
+    def can_block(self, g: GameState, blocker_id: str) -> bool:
+        blocker = g.cards.get(blocker_id)
+        return not (blocker is not None and blocker.has("taunt")) and super().can_block(
+            g, blocker_id
+        )
+
+
+@mutant(
+    "assault-attacks-only-pals",
+    "assault.1",
+    '"Can choose a Pal in the stand state as an attack target" is read as what the card '
+    "attacks: while a Pal is a legal target, an Assault attacker may not target the master.",
+)
+class AssaultAttacksOnlyPals(Rules):
+    def legal_targets(self, g: GameState, attacker: CardState) -> list[str]:
+        targets = super().legal_targets(g, attacker)
+        pals = [t for t in targets if t != "master"]
+        return pals if attacker.has("assault") and pals else targets
+
+
+@mutant(
+    "interrupt-ends-attacks-for-the-turn",
+    "interrupt.4",
+    "\"Nullify the opponent's attack\" is read as the opponent's attacking for the turn: once "
+    "an attack of theirs is nullified, that player may declare no other attack this turn.",
+)
+class InterruptEndsAttacks(Rules):
+    def move_interrupt(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        assert g.attack is not None
+        attacker = g.cards[g.attack.attacker]
+        g.pumps.append(TurnMark(attacker.id, 0, "nullified:" + attacker.owner))
+        return super().move_interrupt(g, a)
+
+    def check_attack(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        yield from super().check_attack(g, a)
+        mark = "nullified:" + a["player"]
+        if any(isinstance(p, TurnMark) and p.what == mark for p in g.pumps):
+            yield Refusal("cannot-attack", "an attack of yours was nullified this turn")
+
+
+@mutant(
+    "vigilance-stands-only-attackers",
+    "vigilance.1",
+    'Vigilance is read through its reminder ("can attack and still be standing"): at the end '
+    "of its controller's turn it stands its card only if that card attacked this turn, so a "
+    "Vigilance Pal rested otherwise (by an effect) stays rested.",
+)
+class VigilanceStandsOnlyAttackers(Rules):
+    def move_attack(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        g.pumps.append(TurnMark(a["attacker"], 0, "attacked"))
+        return super().move_attack(g, a)
+
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        attacked = {p.card for p in g.pumps if isinstance(p, TurnMark) and p.what == "attacked"}
+        kept = [
+            c
+            for c in self.in_play_by_id(g, g.active)
+            if c.state == "rest" and c.has("vigilance") and c.id not in attacked
+        ]
+        pending = super().move_end_turn(g, a)
+        for c in kept:  # the ending player's cards: the turn that starts stands none of them
+            c.state = "rest"
+        return pending

@@ -3,13 +3,14 @@ the game (B-20)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from palconf.mutants import keyword_mutant, mutant
 from palconf.mutants.pumps import first_instance
 from palconf.oracle.keywords import Battle, BattleTrigger, Nocturnal
 from palconf.oracle.model import CardState, GameState, KeywordInstance, Player
-from palconf.oracle.rules import Pending, Rules
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- Nocturnal (nocturnal.1–2)
 
@@ -250,3 +251,49 @@ class ActivePlayerWinsOnLoss(Rules):
         super().lose_life(g, player, amount)
         if g.step == "over":
             g.winner = g.active
+
+
+@mutant(
+    "battle-powers-fixed-at-declaration",
+    "B-15",
+    "The powers a battle compares are taken as they stood once the attack was declared and "
+    "its On Attack abilities resolved: what the quick step changes (a pump, night) is not "
+    "counted.",
+)
+class BattlePowersFixedAtDeclaration(Rules):
+    def after_attack(self, g: GameState, a: Mapping[str, Any]) -> None:
+        self.__dict__["declared"] = {c.id: self.power(g, c) for c in g.battle_pals()}
+        super().after_attack(g, a)
+
+    def battle_losers(self, g: GameState, attacker: CardState, target: CardState) -> list[str]:
+        declared = self.__dict__.get("declared", {})
+        pa = declared.get(attacker.id, self.power(g, attacker))
+        pt = declared.get(target.id, self.power(g, target))
+        if pa < pt:
+            return [attacker.id]
+        if pt < pa:
+            return [target.id]
+        return [attacker.id, target.id]
+
+
+@mutant(
+    "nocturnal-night-read-at-turn-start",
+    "nocturnal.1",
+    'Nocturnal\'s "if it is night" is read once, at the start of the turn: night made during '
+    "a turn gives the bonus only from the next turn on, and day made during a night turn "
+    "leaves it until then.",
+)
+class NocturnalNightAtTurnStart(Rules):
+    def power(self, g: GameState, card: CardState) -> int | None:
+        start = self.__dict__.setdefault("night_at_start", {}).get(g.turn)
+        if start is None or start == g.night:
+            return super().power(g, card)
+        seen = g.copy()
+        seen.night = start
+        return super().power(seen, card)
+
+    def apply(self, action: Any) -> Refusal | None:
+        self.__dict__.setdefault("night_at_start", {}).setdefault(self.state.turn, self.state.night)
+        refusal = super().apply(action)
+        self.__dict__["night_at_start"].setdefault(self.state.turn, self.state.night)
+        return refusal

@@ -256,3 +256,32 @@ class ActWithoutAction(Session):
         if _cmd(request) == "act" and "action" not in request and self.game is not None:
             return error("bad-request", "act needs an action")
         return super().handle(request)
+
+
+@session_mutant(
+    "errors-unsupported-setup-drops-game",
+    "P-errors",
+    "A setup refused unsupported (a keyword or effect the engine does not know) is read as "
+    "a reset: the game before is dropped, so act, observe and legal then answer no-game.",
+)
+class UnsupportedSetupDropsGame(Session):
+    def handle(self, request: Any) -> dict[str, Any]:
+        response = super().handle(request)
+        if _cmd(request) == "setup" and response.get("error") == "unsupported":
+            self.game = None
+        return response
+
+
+@session_mutant(
+    "errors-action-not-object-bad-request",
+    "P-errors",
+    "An act whose action is not an object (a string, a list, a number) is answered "
+    "bad-request, as a request it cannot use, rather than refused as a malformed action.",
+)
+class ActionNotObjectBadRequest(Session):
+    def handle(self, request: Any) -> dict[str, Any]:
+        if _cmd(request) == "act" and self.game is not None and isinstance(request, dict):
+            action = request.get("action")
+            if action is not None and not isinstance(action, dict):
+                return error("bad-request", "the action must be an object")
+        return super().handle(request)

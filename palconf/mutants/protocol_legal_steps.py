@@ -308,3 +308,95 @@ class LegalInterruptEventNeedsChoose(Rules):
             return effect is not None and bool(self.choice_options(g, effect))
 
         return [a for a in super().legal() if not needs_choice(a)]
+
+
+@mutant(
+    "legal-blocks-against-stealth",
+    "P-legal",
+    "In the block step the defender's standing Pals are listed as blockers whatever the "
+    "attacker: Stealth is left to the act to refuse.",
+)
+class LegalBlocksAgainstStealth(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        listed = super().legal()
+        if g.step != "block" or g.attack is None:
+            return listed
+        attacker = g.cards[g.attack.attacker]
+        if not attacker.has("stealth"):
+            return listed
+        unhidden = g.copy()
+        card = unhidden.cards[attacker.id]
+        card.card = replace(
+            card.card, keywords=tuple(k for k in card.card.keywords if k.id != "stealth")
+        )
+        return _union(listed, _legal_on(self, unhidden))
+
+
+@mutant(
+    "legal-interrupt-energy-way-without-energy",
+    "P-legal",
+    "Interrupt's first way is listed for every Interrupt card in hand, with no look at the "
+    "acting player's energy.",
+)
+class LegalInterruptEnergyWayWithoutEnergy(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        listed = super().legal()
+        if g.step != "quick" or g.priority is None:
+            return listed
+        rich = g.copy()
+        rich.energy[g.priority] = max(1, rich.energy[g.priority])
+        extra = [
+            a for a in _legal_on(self, rich) if a["do"] == "interrupt" and a["pay"] == "energy"
+        ]
+        return _union(listed, extra)
+
+
+@mutant(
+    "legal-unpayable-activations",
+    "P-legal",
+    "Activations are listed without a look at energy: an ability its controller cannot pay "
+    "for is listed too.",
+)
+class LegalUnpayableActivations(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        p = g.active if g.step == "main" else g.priority
+        if p is None or g.step == "over":
+            return super().legal()
+        rich = g.copy()
+        rich.energy[p] += 1000
+        extra = [a for a in _legal_on(self, rich) if a["do"] == "activate"]
+        return _union(super().legal(), extra)
+
+
+@mutant(
+    "legal-unpayable-events",
+    "P-legal",
+    "Events are listed without a look at energy: one its player cannot pay for is listed too.",
+)
+class LegalUnpayableEvents(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        p = g.active if g.step == "main" else g.priority
+        if p is None or g.step == "over":
+            return super().legal()
+        rich = g.copy()
+        rich.energy[p] += 1000
+        extra = [a for a in _legal_on(self, rich) if a["do"] == "play"]
+        return _union(super().legal(), extra)
+
+
+@mutant(
+    "legal-end-turn-during-attack",
+    "P-legal",
+    "Ending the turn is listed in every step for the active player, as in the main phase.",
+)
+class LegalEndTurnDuringAttack(Rules):
+    def legal(self) -> list[dict[str, Any]]:
+        g = self.state
+        out = super().legal()
+        if g.step in ("block", "quick") and g.priority == g.active:
+            out.append({"do": "end-turn", "player": g.active})
+        return out

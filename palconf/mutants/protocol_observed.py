@@ -251,3 +251,98 @@ class GraveyardPowerKeepsPumps(Rules):
             if c["zone"] == "graveyard" and card.card.kind == "pal":
                 c["power"] = card.card.power + 100
         return out
+
+
+@mutant(
+    "observed-block-keeps-declared-target",
+    "P-observed",
+    "After a block, `attack.target` still shows the target the attack was declared on, "
+    "though the blocker has become the target (the battle is right).",
+)
+class BlockKeepsDeclaredTarget(Rules):
+    def after_attack(self, g: GameState, a: Mapping[str, Any]) -> None:
+        self.__dict__["declared"] = (a["attacker"], a["target"])
+        super().after_attack(g, a)
+
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        attack, declared = out["attack"], self.__dict__.get("declared")
+        if attack is not None and attack["blocked"] and declared is not None:
+            if declared[0] == attack["attacker"]:
+                attack["target"] = declared[1]
+        return out
+
+
+@mutant(
+    "observed-blocked-never-set",
+    "P-observed",
+    "The `attack.blocked` flag is shown false whatever happened: it is read as a field of the "
+    "declaration, not of the block step.",
+)
+class BlockedNeverSet(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        if out["attack"] is not None:
+            out["attack"]["blocked"] = False
+        return out
+
+
+@mutant(
+    "observed-strike-null-out-of-play",
+    "P-observed",
+    "A Pal out of play shows `strike` null, as its `state`, rather than its printed strike.",
+)
+class StrikeNullOutOfPlay(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for c in out["cards"].values():
+            if c["zone"] in ("hand", "graveyard"):
+                c["strike"] = None
+        return out
+
+
+@mutant(
+    "observed-master-target-as-player",
+    "P-observed",
+    'An attack on the master shows `attack.target` as the defending player ("A" or "B") '
+    'rather than "master".',
+)
+class MasterTargetAsPlayer(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        g = self.state
+        if (
+            out["attack"] is not None
+            and g.attack is not None
+            and out["attack"]["target"] == "master"
+        ):
+            out["attack"]["target"] = g.attack.defender
+        return out
+
+
+@mutant(
+    "observed-assigned-state-null",
+    "P-observed",
+    "A Pal on a structure shows `state` null, as a card out of the battle area.",
+)
+class AssignedStateNull(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for c in out["cards"].values():
+            if c["zone"] == "assigned":
+                c["state"] = None
+        return out
+
+
+@mutant(
+    "observed-structure-state-null",
+    "P-observed",
+    "A structure in play shows `state` null, as `power` and `strike`, rather than stand or rest.",
+)
+class StructureStateNull(Rules):
+    def observe(self) -> dict[str, Any]:
+        out = super().observe()
+        for c in out["cards"].values():
+            if c["zone"] == "structures":
+                c["state"] = None
+        return out

@@ -18,7 +18,7 @@ from typing import Any
 
 from palconf.mutants import session_mutant
 from palconf.oracle.model import PLAYERS, Player
-from palconf.oracle.protocol import Session
+from palconf.oracle.protocol import Session, error
 from palconf.oracle.rules import Rules
 
 
@@ -278,3 +278,45 @@ class CostKept(Session):
 class SlotsKept(Session):
     def new_game(self, state: Any) -> Rules:
         return _keep_card_field(self, state, super().new_game(state), "slots")
+
+
+@session_mutant(
+    "session-old-cards-observed",
+    "P-state",
+    "OBSERVED's `cards` is read from a card table kept for the session: the cards of the "
+    "game before that the new STATE does not have are still listed there, as they last "
+    "were (the zone lists are the new game's).",
+)
+class OldCardsObserved(Session):
+    def new_game(self, state: Any) -> Rules:
+        game = super().new_game(state)
+        before = self.game
+        old: dict[str, Any] = dict(getattr(before, "old_cards", {})) if before else {}
+        if before is not None:
+            old.update(before.observe()["cards"])
+        game.__dict__["old_cards"] = {k: v for k, v in old.items() if k not in game.state.cards}
+        return game
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        response = super().handle(request)
+        if isinstance(request, dict) and request.get("cmd") == "observe" and response["ok"]:
+            old = getattr(self.game, "old_cards", {})
+            response["state"]["cards"] = {**old, **response["state"]["cards"]}
+        return response
+
+
+@session_mutant(
+    "errors-setup-refused-after-game-over",
+    "P-errors",
+    "Once the game is over every request but observe is refused, a new setup too.",
+)
+class SetupRefusedAfterGameOver(Session):
+    def handle(self, request: Any) -> dict[str, Any]:
+        if (
+            isinstance(request, dict)
+            and request.get("cmd") == "setup"
+            and self.game is not None
+            and self.game.state.step == "over"
+        ):
+            return error("invalid-state", "the game is over")
+        return super().handle(request)

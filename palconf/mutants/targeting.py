@@ -406,3 +406,18 @@ class AssignedPalTargetable(Rules):
         return targets + [
             c.id for c in g.zone(other(attacker.owner), "assigned") if c.state == "rest"
         ]
+
+
+@keyword_mutant(
+    "stealth-attacker-ignores-taunt",
+    "taunt.1",
+    "Stealth is read as letting its Pal slip past the defenders, so a Stealth attacker is not "
+    "bound by Taunt and may target the master or any other legal Pal.",
+)
+class StealthAttackerIgnoresTaunt(Taunt):
+    def restrict_targets(
+        self, game: GameState, attacker: CardState, targets: list[str]
+    ) -> list[str]:
+        if attacker.has("stealth"):
+            return targets
+        return super().restrict_targets(game, attacker, targets)

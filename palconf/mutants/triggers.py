@@ -327,3 +327,30 @@ class AssignRestsStructure(Rules):
         pending = super().move_assign(g, a)
         g.cards[a["structure"]].state = "rest"
         return pending
+
+
+@mutant(
+    "assign-from-structure-to-structure",
+    "B-8",
+    "Assigning is read as moving a standing Pal of yours onto a structure from wherever it is "
+    "in play, so a Pal on one structure may be moved to another (its On Assign abilities "
+    "trigger again).",
+)
+class AssignFromStructure(Rules):
+    def check_assign(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        pal = g.cards.get(a["card"])
+        if pal is not None and pal.zone == "assigned" and pal.owner == a["player"]:
+            g = g.copy()
+            g.cards[pal.id].zone, g.cards[pal.id].host = "battle", None
+        yield from super().check_assign(g, a)
+
+    def candidate_actions(self, g: GameState) -> list[dict[str, Any]]:
+        out = super().candidate_actions(g)
+        if g.step != "main":
+            return out
+        p = g.active
+        return out + [
+            {"do": "assign", "player": p, "card": pal.id, "structure": s.id}
+            for pal in g.zone(p, "assigned")
+            for s in g.zone(p, "structures")
+        ]

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from palconf.mutants import keyword_mutant, mutant
 from palconf.oracle.keywords import Vigilance
 from palconf.oracle.model import PLAYERS, CardState, Effect, GameState, KeywordInstance, other
-from palconf.oracle.rules import Pending, Rules
+from palconf.oracle.rules import Pending, Refusal, Rules
 
 # ---------------------------------------------------------------- end of turn (B-6)
 
@@ -250,6 +250,39 @@ class VigilancePalUntargetable(Rules):
         return [cid for cid in pals if not g.cards[cid].has("vigilance")]
 
 
+@mutant(
+    "end-turn-during-attack",
+    "B-6",
+    "Ending the turn is read as always open to the active player: sent in the block or quick "
+    "step of their own attack, it drops the attack (no battle) and the turn ends.",
+)
+class EndTurnDuringAttack(Rules):
+    def check_end_turn(self, g: GameState, a: Mapping[str, Any]) -> Iterator[Refusal]:
+        if g.step in ("block", "quick") and a["player"] == g.active:
+            return iter(())
+        return super().check_end_turn(g, a)
+
+    def move_end_turn(self, g: GameState, a: Mapping[str, Any]) -> list[Pending]:
+        if g.attack is not None:
+            self.end_attack(g)
+        return super().move_end_turn(g, a)
+
+
 def _stand_at_end_of_turn(g: GameState, cards: list[CardState]) -> None:
     for c in cards:
         c.state = "stand"
+
+
+@mutant(
+    "vigilance-pal-ignores-rest-effects",
+    "vigilance.1",
+    "Vigilance is read as keeping its card standing: a `rest` effect does nothing to a "
+    "Vigilance Pal.",
+)
+class VigilanceIgnoresRest(Rules):
+    def resolve_effect(self, g: GameState, p: Pending) -> None:
+        if p.effect.op == "rest":
+            target = self.effect_target(g, p)
+            if target is not None and target.has("vigilance"):
+                return
+        super().resolve_effect(g, p)
