@@ -402,3 +402,35 @@ def test_a_history_is_spans_of_one_outcome_the_last_one_open() -> None:
     # a run that changes nothing about a case leaves its history as it was
     more = case_histories([*history, summary("0.7", ab, "pp")], {"a", "b"})
     assert more == {cid: got[cid] for cid in ("a", "b")}
+
+
+def test_an_engine_page_keeps_its_newest_steps_and_full_archives_never_change(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    monkeypatch.setattr("palconf.reports.site.STEPS_PER_ARCHIVE", 2)
+    out = tmp_path / "site"
+    archive = out / "engines" / "wrong"
+    kept: dict[str, bytes] = {}  # each archive page as first written
+    cid = passing(results)[0]
+    for n, version in enumerate(["2.1", "2.2", "2.3", "2.4", "2.5"]):
+        add_version(results, version, {cid: ("fail", "broken")} if n % 2 else {})
+        rendered = site(results, out)
+        for p in sorted(archive.glob("history-*.html")) if archive.is_dir() else []:
+            rel = p.relative_to(out).as_posix()
+            if rel in kept:
+                assert rel not in rendered and p.read_bytes() == kept[rel]
+            else:
+                kept[rel] = p.read_bytes()
+    # 7 steps: 1.0 → 1.1 → 2.0 and 2.0 → 2.1 → 2.2 archived, the 3 newest on the page
+    assert sorted(kept) == ["engines/wrong/history-1.html", "engines/wrong/history-2.html"]
+    page = (out / "engines" / "wrong.html").read_text(encoding="utf-8")
+    assert "2.1 → 2.2" not in page and "2.2 → 2.3" in page and "2.4 → 2.5" in page
+    assert 'href="../engines/wrong/history-1.html"' in page
+    assert 'href="../engines/wrong/history-2.html"' in page
+    second = kept["engines/wrong/history-2.html"].decode("utf-8")
+    assert "2.0 → 2.1" in second and "2.1 → 2.2" in second and "2.2 → 2.3" not in second
+    assert 'href="../../engines/wrong.html"' in second
+    assert 'href="../../engines/wrong/history-1.html"' in second  # the older one, not the newer
+    assert "history-2.html" not in kept["engines/wrong/history-1.html"].decode("utf-8")
+    assert re.search(r'href="\.\./\.\./cases/[^"#]+\.html#h-wrong">' + re.escape(cid), second)
+    assert pages_of(out) == fresh(results, tmp_path, capsys)
