@@ -334,7 +334,7 @@ def test_a_regression_is_on_the_case_page_the_engine_page_links_to(
     add_version(results, "2.1", {cid: ("fail", "broken in 2.1")})
     add_version(results, "2.2", {})  # fixed again: the latest run passes it
     out = tmp_path / "site"
-    site(results, out)
+    built(results, out, capsys)
     engine = (out / "engines" / "wrong.html").read_text(encoding="utf-8")
     step = engine[engine.index("2.0 → 2.1") : engine.index("2.1 → 2.2")]
     links = re.findall(r'href="\.\./(cases/[^"#]+\.html)#(h-wrong)">' + re.escape(cid), step)
