@@ -17,7 +17,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from palconf.core.outcomes import OUTCOMES
 from palconf.core.safe_write import write_text_atomic
@@ -27,9 +27,7 @@ from .site_checks import strings
 if TYPE_CHECKING:
     from palconf.core import Result
 
-    from .site_index import RunSummary
-
-__all__ = ["ABSENT", "LETTERS", "IdLists", "Span", "case_histories", "letters_of"]
+__all__ = ["ABSENT", "LETTERS", "HeldRun", "IdLists", "Span", "case_histories", "letters_of"]
 
 #: One letter per outcome, as a run's summary keeps its cases' outcomes.
 LETTERS = {
@@ -44,6 +42,20 @@ LETTERS = {
 assert set(LETTERS) == set(OUTCOMES), "every outcome has its letter"
 OUTCOME_OF = {letter: outcome for outcome, letter in LETTERS.items()}
 ABSENT = "-"  # the run does not hold the case
+
+
+class HeldRun(Protocol):
+    """What a history needs of a run (`reports.site_index.RunSummary` has it)."""
+
+    path: str
+    ids: tuple[str, ...]  # its cases' ids, sorted (a list held once: `IdLists`)
+    letters: str  # one letter per id
+
+    @property
+    def engine_version(self) -> str: ...
+
+    @property
+    def date(self) -> str: ...
 
 
 class IdLists:
@@ -131,19 +143,19 @@ class Span:
         return [self.first, self.last, self.outcome]
 
 
-def run_label(run: RunSummary) -> str:
+def run_label(run: HeldRun) -> str:
     """How a history names a run: its version, else its date, else its file's name."""
     return run.engine_version or run.date or Path(run.path).name
 
 
-def case_histories(runs: Sequence[RunSummary], wanted: Iterable[str]) -> dict[str, list[Span]]:
+def case_histories(runs: Sequence[HeldRun], wanted: Iterable[str]) -> dict[str, list[Span]]:
     """Case id → its spans over one engine's `runs` (in order, oldest first), for each of
     `wanted`: from the letters of the summaries, a case's runs compared only where they
     differ from the run before."""
     labels = [run_label(r) for r in runs]
     current = {cid: (0, ABSENT) for cid in wanted}  # case → (its span's first run, letter)
     spans: dict[str, list[Span]] = {cid: [] for cid in current}
-    before: RunSummary | None = None
+    before: HeldRun | None = None
     for i, run in enumerate(runs):
         changed: Iterable[tuple[str, str]]
         if before is not None and run.ids is before.ids:
