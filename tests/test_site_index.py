@@ -434,3 +434,16 @@ def test_an_engine_page_keeps_its_newest_steps_and_full_archives_never_change(
     assert "history-2.html" not in kept["engines/wrong/history-1.html"].decode("utf-8")
     assert re.search(r'href="\.\./\.\./cases/[^"#]+\.html#h-wrong">' + re.escape(cid), second)
     assert pages_of(out) == fresh(results, tmp_path, capsys)
+
+
+def test_a_history_shows_a_version_as_text(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cid = passing(results)[0]
+    add_version(results, "2.1<img src=x>", {cid: ("fail", "broken")})  # not PEP 440: by date
+    out = tmp_path / "site"
+    built(results, out, capsys)
+    pages = pages_of(out)
+    (page,) = [text for rel, text in pages.items() if f"<code>{cid}</code>" in text]
+    assert "since 2.1&lt;img src=x&gt; " in page and "<img" not in page
+    assert "<img" not in pages["engines/wrong.html"]
