@@ -3,9 +3,11 @@
 opened from disk), inline CSS and SVG, no scripts.
 
     index.html             engines × keywords, the latest run of each engine
-    engines/<engine>.html  its runs, the history chart, what regressed and was fixed
+    engines/<engine>.html  its runs, the history chart, what regressed and was fixed (its
+                           newest steps; the older ones on engines/<engine>/history-N.html,
+                           STEPS_PER_ARCHIVE each, oldest first: a full one never changes)
     keywords/<kw>.html     the clauses' text, each engine's results, the cases
-    cases/<case>.html      the rules text, the board, each engine's outcome
+    cases/<case>.html      the rules text, the board, each engine's outcome and history
     badges/                shields.io endpoint JSON of the latest runs (as `palconf report`)
 
 An engine is its meta line's engine name; its runs are told apart by version and date, and
@@ -19,7 +21,8 @@ runs' versions have it, never the checkout's.
 index (`reports.site_index`): each file is read as a stream into a summary, and read again
 only when its content changed; a run is held whole only while its step (the comparison with
 the run before it) is made, and the latest run of each engine while the pages are rendered,
-so memory does not grow with the number of runs; a page is written only when its text
+so memory does not grow with the number of runs (a case's history is read from the
+summaries' outcome letters: `reports.site_history`); a page is written only when its text
 (the generation date aside) changed, and a page the site no longer has is removed.
 """
 
@@ -42,13 +45,14 @@ from palconf.core.results_file import (
 )
 
 from .badges import badges
-from .build import build, build_history, clause_texts
+from .build import build, build_history
 from .charts import engine_legend, histories, history_lines, keyword_bars
 from .compare import Comparison, compare
 from .model import CaseView, EngineRun, Report
 from .names import file_names, slug
-from .ordering import by_text, natural_key
 from .render import environment
+from .site_case import around_cases, case_clauses, case_inputs, page_hash_of, steps_of
+from .site_history import IdLists, case_histories, run_label
 from .site_index import (
     RunSummary,
     summarise,
@@ -73,8 +77,12 @@ __all__ = [
 #: How many cases that are not in the suite get a page each (those that fail first); the
 #: rest are listed on OTHERS, one line each.
 MAX_OTHER_PAGES = 1000
+#: How many of an engine's steps each of its archive pages holds; its page holds the
+#: newest, from STEPS_PER_ARCHIVE to twice as many less one (all, when there are fewer).
+STEPS_PER_ARCHIVE = 20
 OTHERS = "other-cases.html"
 page_names = file_names  # case id → its page's name (`reports.names`)
+Pair = tuple[RunSummary, RunSummary]  # a step: a run and the one after it
 
 
 @dataclass
@@ -90,7 +98,7 @@ class EngineSite:
         return self.runs[-1]
 
     @property
-    def pairs(self) -> list[tuple[RunSummary, RunSummary]]:
+    def pairs(self) -> list[Pair]:
         """Each run with the one before it (its steps: `reports.compare`)."""
         return list(zip(self.runs, self.runs[1:], strict=False))
 
@@ -147,12 +155,13 @@ def site_pages(
     """Relative path → file text, for every page and badge of the site, from runs read
     whole. Every case of the suite gets a page, and at most MAX_OTHER_PAGES others
     (`with_pages`); the rest are listed on OTHERS (`warn` is told how many)."""
-    summaries = [summarise(run, "") for run in runs]
+    lists = IdLists()
+    summaries = [summarise(run, "", lists) for run in runs]
     whole = {id(s): run for s, run in zip(summaries, runs, strict=True)}
     engines = engine_sites(summaries, registry, title)
 
-    def steps(e: EngineSite) -> list[Comparison]:
-        return [compare(whole[id(a)], whole[id(b)]) for a, b in e.pairs]
+    def steps(pairs: list[Pair]) -> list[Comparison]:
+        return [compare(whole[id(a)], whole[id(b)]) for a, b in pairs]
 
     latest = [whole[id(e.latest)] for e in engines]
     made = render_pages(engines, latest, steps, registry, suite, title, warn)
@@ -194,7 +203,7 @@ def engine_sites(runs: list[RunSummary], registry: Registry, title: str) -> list
 def render_pages(
     engines: list[EngineSite],
     latest_runs: list[ResultsFile],
-    engine_steps: Callable[[EngineSite], list[Comparison]],
+    engine_steps: Callable[[list[Pair]], list[Comparison]],
     registry: Registry,
     suite: Mapping[str, Case] | None,
     title: str,
@@ -203,7 +212,7 @@ def render_pages(
     fingerprint: str = "",
 ) -> Iterator[Page]:
     """Every page and badge, one at a time, each rendered when asked (`Page.render`): the
-    engines' steps are asked for one engine's page at a time (`engine_steps`);
+    engines' steps are asked for one page at a time (`engine_steps` of its pairs);
     `latest_runs` are each engine's last run, whole. A page's `inputs` is a hash of what it
     is made of (with `fingerprint`: of palconf, its templates, the rules and the suite)."""
     latest = build(latest_runs, registry, title=title, suite=suite, generated=generated)
@@ -222,6 +231,10 @@ def render_pages(
         "where": lambda results: _where(results, latest),
         "results_by_id": lambda run: {r.id: r for r in run.results},
         "case_link": lambda cid: _case_link(cid, names, paged),
+        # a case's page at an engine's history there (its line on OTHERS, without a page)
+        "history_link": lambda cid, key: (
+            _case_link(cid, names, paged) + (f"#h-{key}" if cid in paged else "")
+        ),
         "kw_page": lambda kid: kw_names.get(kid) or slug(kid, 60),
         "paged": lambda cases: [c for c in cases if c.id in paged],
         "others": OTHERS,
@@ -252,14 +265,33 @@ def render_pages(
             legend=engine_legend(latest.engines),
         ),
     )
-    for e, shown in zip(engines, latest.engines, strict=True):
 
-        def engine_page(e: EngineSite = e, shown: EngineRun = shown) -> str:
+    def archive_page(e: EngineSite, block: list[Pair], older: Any, this: Any) -> str:
+        return env.get_template("site_engine.html.j2").render(
+            root="../../", e=e, steps=engine_steps(block), archives=older, archive=this, **common
+        )
+
+    for e, shown in zip(engines, latest.engines, strict=True):
+        blocks = archived(e.pairs)
+        newest = e.pairs[len(blocks) * STEPS_PER_ARCHIVE :]
+        shelf = [
+            (f"{e.key}/history-{n}.html", run_label(b[0][0]), run_label(b[-1][1]))
+            for n, b in enumerate(blocks, start=1)
+        ]
+
+        def engine_page(
+            e: EngineSite = e,
+            shown: EngineRun = shown,
+            newest: list[Pair] = newest,
+            shelf: Any = shelf,
+        ) -> str:
             hist = histories(e.history.engines)
             return env.get_template("site_engine.html.j2").render(
                 root="../",
                 e=e,
-                steps=engine_steps(e),
+                steps=engine_steps(newest),
+                archives=shelf,
+                archive=None,
                 run=shown,
                 lines=history_lines(hist[0], e.history.keywords, shown.colour) if hist else "",
                 **common,
@@ -270,6 +302,10 @@ def render_pages(
             around, e.name, e.key, e.ordering, own, shown.key, shown.tag, shown.label, shown.colour
         )
         yield Page(f"engines/{e.key}.html", key, engine_page)
+        for n, block in enumerate(blocks, start=1):
+            runs_of = [(r.digest, r.path) for pair in block for r in pair]
+            page = partial(archive_page, e, block, shelf[: n - 1], shelf[n - 1])
+            yield Page(f"engines/{shelf[n - 1][0]}", _hash(around, e.name, e.key, n, runs_of), page)
     for kw in latest.keywords:
         if kw.shown:
             yield Page(
@@ -289,7 +325,10 @@ def render_pages(
                 f"{MAX_OTHER_PAGES} do): they are listed on {OTHERS}"
             )
 
-    def case_page(c: CaseView) -> str:
+    history = {e.key: case_histories(e.runs, paged) for e in engines}
+    case_around = around_cases(around, latest, page_of)
+
+    def case_page(c: CaseView, spans: dict[str, Any]) -> str:
         start, steps = None, []
         if suite is not None and (case := suite.get(c.id)) is not None:
             steps = steps_of(case)
@@ -298,7 +337,7 @@ def render_pages(
             if (replayed := replay(case, 0)) is not None:
                 start = board("the board after setup", replayed[0].observe(), replayed[0], [])
         rules = [(r, registry.rule_text(r)) for r in c.rules]
-        clauses = _case_clauses(c, latest, registry)
+        clauses = case_clauses(c, latest, registry)
         return env.get_template("site_case.html.j2").render(
             root="../",
             c=c,
@@ -306,13 +345,16 @@ def render_pages(
             rules=rules,
             start=start,
             steps=steps,
+            history=spans,
             explain=f"palconf explain {shlex.quote(c.id)} --engine-cmd 'YOUR ENGINE COMMAND'",
             **common,
         )
 
     for c in latest.cases.values():
         if c.id in paged:
-            yield Page(f"cases/{names[c.id]}.html", inputs, partial(case_page, c))
+            spans = {e.key: history[e.key][c.id] for e in engines}
+            key = case_inputs(case_around, c, spans, page_of)
+            yield Page(f"cases/{names[c.id]}.html", key, partial(case_page, c, spans))
     for rel, badge in badges(latest).items():
         text = json.dumps(badge, ensure_ascii=False) + "\n"
         yield Page(f"badges/{rel}", inputs, partial(str, text))
@@ -327,8 +369,7 @@ class Page:
     render: Callable[[], str]
 
 
-def _hash(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
+_hash = page_hash_of
 
 
 def fingerprint(suite: Mapping[str, Case] | None) -> str:
@@ -343,6 +384,13 @@ def fingerprint(suite: Mapping[str, Case] | None) -> str:
                 h.update(str(p.relative_to(folder)).encode("utf-8", "surrogateescape"))
                 h.update(p.read_bytes())
     return h.hexdigest()
+
+
+def archived(pairs: list[Pair]) -> list[list[Pair]]:
+    """An engine's steps that are on its archive pages, STEPS_PER_ARCHIVE each, oldest first:
+    every full block but those of the newest STEPS_PER_ARCHIVE steps."""
+    n = max(0, len(pairs) - STEPS_PER_ARCHIVE) // STEPS_PER_ARCHIVE
+    return [pairs[i * STEPS_PER_ARCHIVE : (i + 1) * STEPS_PER_ARCHIVE] for i in range(n)]
 
 
 def with_pages(cases: Mapping[str, CaseView], suite: Mapping[str, Case] | None) -> set[str]:
@@ -364,74 +412,7 @@ def _case_link(cid: str, names: Mapping[str, str], paged: set[str]) -> str:
     return f"cases/{name}.html" if cid in paged else f"{OTHERS}#{name}"
 
 
-@dataclass
-class StepLine:
-    n: int
-    label: str  # "after setup", "action 2", "setup step 3"
-    sent: str  # the ACTION as JSON; a setup step's STATE in short
-    expect: str  # what the case expects after it
-
-
-def steps_of(case: Case) -> list[StepLine]:
-    """A case's steps in words, for its page: what is sent, what must follow."""
-    lines = []
-    if case.setup is not None:
-        lines.append(StepLine(0, "after setup", "", _expected(case, 0) or "(nothing checked)"))
-    for n, st in enumerate(case.steps, start=1):
-        if st.kind == "setup":
-            cards = _cards(st.body)
-            sent = f"a new STATE ({cards} card{'' if cards == 1 else 's'} in its zones)"
-        else:
-            sent = st.describe()
-        label = f"{st.label} {n}"
-        lines.append(StepLine(n, label, sent, _expected(case, n) or "accepted"))
-    return lines
-
-
-def _cards(value: Any) -> int:
-    """How many cards (objects with an `id` and a `kind`) a STATE holds, at any depth."""
-    if isinstance(value, list):
-        return sum(_cards(v) for v in value)
-    if isinstance(value, dict):
-        own = 1 if "id" in value and "kind" in value else 0
-        return own + sum(_cards(v) for v in value.values())
-    return 0
-
-
-def _expected(case: Case, n: int) -> str:
-    e = case.expectation_after(n)
-    if e is None:
-        return ""
-    bits = []
-    if e.refused is not None:
-        bits.append(f"must be {e.refusal_text()}")
-    if e.observed:
-        bits.append(f"OBSERVED: {', '.join(sorted(e.observed))} checked")
-    if e.legal is not None:
-        bits.append("LEGAL checked")
-    return "; ".join(bits)
-
-
 def _where(results: Any, report: Report) -> str:
     """`54 of the 54 failures cite Taunt; 50 cite taunt.2` (`palconf.core.causes`)."""
     cause = shared_cause(results)
     return "" if cause is None else cause.words(report.keyword_name)
-
-
-def _case_clauses(
-    c: CaseView, report: Report, registry: Registry
-) -> list[tuple[str, list[tuple[str, str]]]]:
-    """(clause id, [(versions, text)]) for a case's page: each clause's text in the rules
-    versions of the runs that have the case, one entry per distinct text; `versions` is ""
-    when every run of the site is of one version."""
-    engines = report.engine_by_key
-    versions = sorted(
-        {engines[key].rules_version for key, r in c.results.items() if r is not None},
-        key=natural_key,
-    )
-    out = []
-    for cid in c.clauses:
-        texts = by_text(clause_texts(registry.clauses.get(cid), versions))
-        shown = [(v if report.mixed_rules else "", t) for v, t in texts if t]
-        out.append((cid, shown))
-    return out

@@ -29,7 +29,7 @@ from palconf.core.safe_write import file_kind, write_text_atomic
 from palconf.core.text import without_surrogates
 
 from .compare import Comparison, compare
-from .site import EngineSite, engine_sites, fingerprint, ordered, render_pages
+from .site import Pair, engine_sites, fingerprint, ordered, render_pages
 from .site_index import (
     GENERATED,
     RunSummary,
@@ -134,7 +134,7 @@ def read_summaries(
             elif isinstance(run := _read(p), str):
                 notes.append((p, run))
             else:
-                summary = summarise(run, digest)
+                summary = summarise(run, digest, index.lists)
         if summary is not None:
             found.append(summary)
     if not found:
@@ -156,7 +156,7 @@ def read_summaries(
                 continue
             run = read_results(Path(s.path))
             if not s.complete:
-                s = runs[i] = summarise(run, s.digest)
+                s = runs[i] = summarise(run, s.digest, index.lists)
             if missing:
                 old = before if before is not None else read_results(Path(runs[i - 1].path))
                 index.save_step(compare(old, run), runs[i - 1], s)
@@ -199,6 +199,7 @@ class SiteWritten:
     engines: int
     pages: int  # files the site has
     written: int  # of them, written (the others were already as they are)
+    rendered: list[str]  # of them, those rendered (made of other inputs than last time)
     removed: list[str]  # pages the site has no more, removed
 
 
@@ -217,14 +218,14 @@ def write_site(
     runs = read_summaries(folder, index, warn)
     engines = engine_sites(runs, registry, title)
 
-    def steps(e: EngineSite) -> list[Comparison]:
-        return [_step(index, a, b) for a, b in e.pairs]
+    def steps(pairs: list[Pair]) -> list[Comparison]:
+        return [_step(index, a, b) for a, b in pairs]
 
     latest = [read_results(Path(e.latest.path)) for e in engines]
     token = f"palconf-generated-{os.urandom(8).hex()}"
     now = utc_now()
     pages: dict[str, list[Any]] = {}
-    written = 0
+    written, rendered = 0, []
     index.save(runs, {})  # (until the pages are written, no page is known to be as it is)
     made = render_pages(
         engines, latest, steps, registry, suite, title, warn, token, fingerprint(suite)
@@ -235,6 +236,7 @@ def write_site(
             pages[page.rel] = entry  # made of the same inputs: as it is
             continue
         text = page.render()
+        rendered.append(page.rel)
         digest = page_hash(text.replace(token, GENERATED))
         if entry is None or not index.unchanged(page.rel, digest):
             data = text.replace(token, now)
@@ -244,7 +246,7 @@ def write_site(
     removed = index.remove_pages(pages)
     index.forget_steps(pair for e in engines for pair in e.pairs)
     index.save(runs, pages)
-    return SiteWritten(len(runs), len(engines), len(pages), written, removed)
+    return SiteWritten(len(runs), len(engines), len(pages), written, rendered, removed)
 
 
 def _step(index: SiteIndex, old: RunSummary, new: RunSummary) -> Comparison:

@@ -7,11 +7,15 @@ rebuilt from what changed.
                                     hash of every page written
     .palconf-site/steps/OLD-NEW.json  one engine's run against the one before
                                     (`reports.compare`), by the two files' content hashes
+    .palconf-site/ids/KEY.json      a list of case ids, once per distinct list
+                                    (`reports.site_history.IdLists`)
 
 A *summary* (`RunSummary`) is what the pages need of a run that is not the latest of its
 engine: its meta line, its counts (per group and in all, as `reports.build` counts them),
-its duplicates; a *step* holds the changes between two runs and the results of the cases
-that regressed or were fixed (the engine page groups those by cause). Neither depends on
+its duplicates, and its cases' outcomes, one letter each against its list of case ids
+(`reports.site_history`: the cases' histories); a *step* holds the changes between two
+runs and the results of the cases that regressed or were fixed (the engine page groups
+those by cause). Neither depends on
 the file's name or place, only on its bytes and palconf's way of counting: the index is
 trusted only when its format and palconf's version are this palconf's, and a summary only
 when the file's content hash is the one it was made of. An index of another version is
@@ -30,8 +34,8 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +43,15 @@ from palconf import __version__
 from palconf.core import Result, Tally
 from palconf.core.outcomes import OUTCOMES
 from palconf.core.results_file import ResultsFile
-from palconf.core.safe_write import UnsafeWrite, write_text_atomic
+from palconf.core.safe_write import write_text_atomic
 
 from .compare import Change, Comparison
 from .model import Cell
+from .site_checks import count as _int
+from .site_checks import obj as _object
+from .site_checks import string as _string
+from .site_checks import strings as _strings
+from .site_history import IdLists, check_letters, letters_of
 
 __all__ = [
     "INDEX_DIR",
@@ -56,7 +65,7 @@ __all__ = [
 INDEX_DIR = ".palconf-site"
 INDEX_FORMAT = "palconf-site-index"
 #: Raised whenever what a summary or a step holds, or how it is counted, changes.
-INDEX_FORMAT_VERSION = 1
+INDEX_FORMAT_VERSION = 2
 #: What every page has in place of its generation date while it is compared.
 GENERATED = "(generated)"
 
@@ -85,6 +94,9 @@ class RunSummary(ResultsFile):
     totals: Cell = field(default_factory=Cell)
     cells: dict[str, Cell] = field(default_factory=dict)  # group → its cell, as read
     complete: bool = True  # False: only its meta line has been read yet
+    ids: tuple[str, ...] = ()  # its cases' ids, sorted (a list held once: `IdLists`)
+    ids_key: str = ""  # the list's key
+    letters: str = ""  # the outcome of each, one letter (`reports.site_history.LETTERS`)
 
     @property
     def engine_name(self) -> str:
@@ -101,12 +113,17 @@ class RunSummary(ResultsFile):
             "duplicate_lines": self.duplicate_lines,
             "totals": _cell_json(self.totals),
             "cells": {g: _cell_json(c) for g, c in self.cells.items()},
+            "ids": self.ids_key,
+            "letters": self.letters,
         }
 
     @classmethod
-    def from_json(cls, data: Any, path: str) -> RunSummary:
-        """ValueError when `data` is not what `to_json` writes."""
+    def from_json(cls, data: Any, path: str, lists: IdLists) -> RunSummary:
+        """ValueError when `data` is not what `to_json` writes (its id list read from
+        `lists`)."""
         d = _object(data, "a summary")
+        key = _string(d.get("ids"), "ids")
+        ids = lists.read(key)
         meta = d.get("meta")
         if meta is not None and not isinstance(meta, dict):
             raise ValueError("a summary's meta must be an object or null")
@@ -122,11 +139,17 @@ class RunSummary(ResultsFile):
             cases=_int(d.get("cases"), "cases"),
             totals=_cell(d.get("totals")),
             cells={g: _cell(c) for g, c in _object(d.get("cells"), "cells").items()},
+            ids=ids,
+            ids_key=key,
+            letters=check_letters(d.get("letters"), ids),
         )
 
 
-def summarise(run: ResultsFile, digest: str) -> RunSummary:
-    """The summary of a whole run (counted as `reports.build.build` counts)."""
+def summarise(run: ResultsFile, digest: str, lists: IdLists | None = None) -> RunSummary:
+    """The summary of a whole run (counted as `reports.build.build` counts; its id list
+    held in `lists`)."""
+    ids, letters = letters_of(run.results)
+    key, held = (lists if lists is not None else IdLists()).held(ids)
     s = RunSummary(
         path=run.path,
         results=[],
@@ -137,6 +160,9 @@ def summarise(run: ResultsFile, digest: str) -> RunSummary:
         digest=digest,
         name=run.engine_name,
         cases=len(run.results),
+        ids=held,
+        ids_key=key,
+        letters=letters,
     )
     for r in run.results:
         s.totals.add(r)
@@ -253,8 +279,6 @@ def step_from_json(data: Any, old: RunSummary, new: RunSummary) -> Comparison:
 
 
 def _with_results(run: RunSummary, results: list[Result]) -> RunSummary:
-    from dataclasses import replace
-
     return replace(run, results=results)
 
 
@@ -283,6 +307,7 @@ class SiteIndex:
         self.runs: dict[str, RunSummary] = {}  # file name → its summary
         #: relative path → [hash of its text, bytes written, hash of what it is made of]
         self.pages: dict[str, list[Any]] = {}
+        self.lists = IdLists(self.dir / "ids", out)  # the runs' lists of case ids
         self._load()
 
     @property
@@ -310,7 +335,7 @@ class SiteIndex:
             ):
                 return  # another palconf's: built anew, without a word
             runs = {
-                name: RunSummary.from_json(s, name)
+                name: RunSummary.from_json(s, name, self.lists)
                 for name, s in _object(data.get("runs"), "runs").items()
             }
             pages = {}
@@ -401,7 +426,7 @@ class SiteIndex:
                 gone.append(rel)
         return gone
 
-    def save(self, runs: Iterable[RunSummary], pages: Mapping[str, list[Any]]) -> None:
+    def save(self, runs: Sequence[RunSummary], pages: Mapping[str, list[Any]]) -> None:
         data = {
             "format": INDEX_FORMAT,
             "format_version": INDEX_FORMAT_VERSION,
@@ -409,10 +434,8 @@ class SiteIndex:
             "runs": {Path(r.path).name: r.to_json() for r in runs},
             "pages": dict(sorted(pages.items())),
         }
-        try:
-            write_text_atomic(self.path, json.dumps(data), inside=self.out)
-        except UnsafeWrite:
-            raise
+        write_text_atomic(self.path, json.dumps(data), inside=self.out)
+        self.lists.save(r.ids_key for r in runs)
 
 
 def _regular(p: Path) -> bool:
@@ -420,30 +443,3 @@ def _regular(p: Path) -> bool:
         return stat.S_ISREG(os.lstat(p).st_mode)
     except OSError:
         return False
-
-
-# ---------------------------------------------------------------- checking what was read
-
-
-def _object(value: Any, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} must be an object")
-    return value
-
-
-def _string(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{what} must be a string")
-    return value
-
-
-def _strings(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{what} must be a list of strings")
-    return list(value)
-
-
-def _int(value: Any, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{what} must be a count")
-    return value

@@ -1,10 +1,13 @@
 """`palconf site` through its index (`reports.site_index`): a site rebuilt after a results
 file is added, changed or removed has exactly the pages of a site built afresh (and of
 `site_pages`, which reads every run whole); an unchanged site is not written again; an
-index of another palconf, a corrupt index and a corrupt step are never trusted."""
+index of another palconf, a corrupt index and a corrupt step are never trusted. Issue 35:
+each case page shows each engine's history of the case, and the engine page's steps link
+to it; issue 33: a run added renders only the pages whose content changes."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -21,8 +24,9 @@ from palconf.registry import load as load_registry
 from palconf.reports.boards import load_suite
 from palconf.reports.build import build, build_history
 from palconf.reports.site import site_pages
-from palconf.reports.site_folder import read_folder
-from palconf.reports.site_index import INDEX_DIR, summarise
+from palconf.reports.site_folder import read_folder, write_site
+from palconf.reports.site_history import IdLists, case_histories
+from palconf.reports.site_index import INDEX_DIR, INDEX_FORMAT_VERSION, RunSummary, summarise
 
 from .test_reports import WrongRules, run_to_file
 from .test_site import make_versions
@@ -177,9 +181,9 @@ def test_an_index_of_another_palconf_is_not_trusted(
     [
         "{not json",
         "[]",
-        '{"format": "palconf-site-index", "format_version": 1, "palconf": "VERSION", '
+        '{"format": "palconf-site-index", "format_version": FORMAT, "palconf": "VERSION", '
         '"runs": {"1.0.jsonl": {"digest": 7}}, "pages": {}}',
-        '{"format": "palconf-site-index", "format_version": 1, "palconf": "VERSION", '
+        '{"format": "palconf-site-index", "format_version": FORMAT, "palconf": "VERSION", '
         '"runs": {}, "pages": {"index.html": ["abc", 3]}}',
     ],
 )
@@ -191,11 +195,59 @@ def test_a_corrupt_index_is_ignored_with_a_warning(
     out = tmp_path / "site"
     built(results, out, capsys)
     index = out / INDEX_DIR / "index.json"
+    garbage = garbage.replace("FORMAT", str(INDEX_FORMAT_VERSION))
     index.write_text(garbage.replace("VERSION", __version__), encoding="utf-8")
     said, err = built(results, out, capsys)
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"palconf site: warning: {index}: not a site index (")
     assert err.rstrip().endswith("ignored, the site is built anew")
+    assert "unchanged" not in said  # nothing of it was trusted: every page written
+    assert pages_of(out) == fresh(results, tmp_path, capsys)
+
+
+def test_an_index_of_the_format_before_case_histories_is_rebuilt(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An index as palconf wrote it before the summaries kept their cases' outcomes (format
+    1: no id lists, no letters) is rebuilt without a word."""
+    out = tmp_path / "site"
+    built(results, out, capsys)
+    index = out / INDEX_DIR / "index.json"
+    data = json.loads(index.read_text(encoding="utf-8"))
+    data["format_version"] = 1
+    for summary in data["runs"].values():
+        del summary["ids"], summary["letters"]
+        summary["totals"]["all"] = {"pass": 999}
+    index.write_text(json.dumps(data), encoding="utf-8")
+    shutil.rmtree(out / INDEX_DIR / "ids")
+    (out / "engines" / "wrong.html").write_text("edited by hand", encoding="utf-8")
+    said, err = built(results, out, capsys)
+    assert err == "" and "999" not in pages_of(out)["engines/wrong.html"]
+    assert pages_of(out) == fresh(results, tmp_path, capsys)
+
+
+@pytest.mark.parametrize("damage", ["missing", "other list", "not JSON", "letters"])
+def test_a_corrupt_id_list_is_not_trusted(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    out = tmp_path / "site"
+    built(results, out, capsys)
+    (kept,) = (out / INDEX_DIR / "ids").iterdir()  # one list: every run has the same cases
+    index = out / INDEX_DIR / "index.json"
+    if damage == "missing":
+        kept.unlink()
+    elif damage == "other list":
+        kept.write_text('["taunt-1"]', encoding="utf-8")
+    elif damage == "not JSON":
+        kept.write_text("[", encoding="utf-8")
+    else:
+        data = json.loads(index.read_text(encoding="utf-8"))
+        summary = data["runs"]["2.0.jsonl"]
+        summary["letters"] = summary["letters"].replace("p", "?")
+        index.write_text(json.dumps(data), encoding="utf-8")
+    said, err = built(results, out, capsys)
+    assert err.startswith(f"palconf site: warning: {index}: not a site index (")
+    assert err.count("\n") == 1 and "Traceback" not in err
     assert "unchanged" not in said  # nothing of it was trusted: every page written
     assert pages_of(out) == fresh(results, tmp_path, capsys)
 
@@ -236,3 +288,162 @@ def test_a_history_of_summaries_counts_as_a_report_of_the_whole_runs(runs: Path)
             k: c.to_json() for k, c in e.keywords.items()
         }
     assert any(e.totals.all.failed for e in history.engines)  # (there is something to count)
+
+
+# ---------------------------------------------------------------- case histories
+
+
+def add_version(
+    folder: Path, version: str, changed: dict[str, tuple[str, str]], src: str = "2.0"
+) -> None:
+    """`folder/{src}.jsonl` again as the version `version` of its engine, each case of
+    `changed` with its (outcome, message) instead."""
+    lines = (folder / f"{src}.jsonl").read_text(encoding="utf-8").splitlines()
+    meta = json.loads(lines[0])
+    meta["meta"]["engine"]["version"] = version
+    body = [json.loads(line) for line in lines[1:]]
+    for i, obj in enumerate(body):
+        if obj["id"] in changed:
+            outcome, message = changed[obj["id"]]
+            body[i] = {**obj, "outcome": outcome, "message": message, "diffs": []}
+    text = "\n".join(json.dumps(o) for o in [meta, *body]) + "\n"
+    (folder / f"{version}.jsonl").write_text(text, encoding="utf-8")
+
+
+def passing(folder: Path) -> list[str]:
+    """The cases every version of `wrong` passes, by id."""
+    ids: set[str] | None = None
+    for name in ("1.0", "1.1", "2.0"):
+        lines = (folder / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()[1:]
+        mine = {o["id"] for o in map(json.loads, lines) if o["outcome"] == "pass"}
+        ids = mine if ids is None else ids & mine
+    assert ids
+    return sorted(ids)
+
+
+def site(results: Path, out: Path) -> list[str]:
+    """Write the site; the pages it rendered."""
+    registry = load_registry()
+    return write_site(results, out, registry, load_suite(registry)).rendered
+
+
+def test_a_regression_is_on_the_case_page_the_engine_page_links_to(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cid = passing(results)[0]
+    add_version(results, "2.1", {cid: ("fail", "broken in 2.1")})
+    add_version(results, "2.2", {})  # fixed again: the latest run passes it
+    out = tmp_path / "site"
+    built(results, out, capsys)
+    engine = (out / "engines" / "wrong.html").read_text(encoding="utf-8")
+    step = engine[engine.index("2.0 → 2.1") : engine.index("2.1 → 2.2")]
+    links = re.findall(r'href="\.\./(cases/[^"#]+\.html)#(h-wrong)">' + re.escape(cid), step)
+    assert len(links) == 1  # the regressed case, at the engine's history
+    page, anchor = links[0]
+    text = (out / page).read_text(encoding="utf-8")
+    block = re.search(rf'<div class="hist" id="{anchor}">(.*?)</div>', text, re.S)
+    assert block is not None
+    spans = [
+        html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", block[1])
+    ]
+    assert spans == ["1.0–2.0 pass", "2.1 fail", "since 2.2 pass"]
+    assert pages_of(out) == fresh(results, tmp_path, capsys)
+
+
+def test_a_run_added_renders_the_pages_of_the_cases_it_changes_only(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site"
+    first = site(results, out)
+    cases = [rel for rel in first if rel.startswith("cases/")]
+    assert len(cases) > 10
+    same, changed = passing(results)[:2]
+    add_version(results, "2.1", {})  # 2.0 again: no case changes
+    assert [rel for rel in site(results, out) if rel.startswith("cases/")] == []
+    add_version(results, "2.2", {changed: ("fail", "broken in 2.2")})
+    rendered = site(results, out)
+    page = next(rel for rel in cases if f"<code>{changed}</code>" in (out / rel).read_text("utf-8"))
+    assert [rel for rel in rendered if rel.startswith("cases/")] == [page]
+    assert "engines/wrong.html" in rendered
+    assert pages_of(out) == fresh(results, tmp_path, capsys)
+    del same
+
+
+def summary(version: str, ids: tuple[str, ...], letters: str) -> RunSummary:
+    meta = {"engine": {"name": "e", "version": version}}
+    return RunSummary(path=f"{version}.jsonl", results=[], meta=meta, ids=ids, letters=letters)
+
+
+def test_a_history_is_spans_of_one_outcome_the_last_one_open() -> None:
+    lists = IdLists()
+    _, ab = lists.held(["a", "b"])
+    _, a = lists.held(["a"])
+    history = [
+        summary("0.1", ab, "pp"),
+        summary("0.2", ab, "pf"),
+        summary("0.3", a, "p"),  # without b
+        summary("0.4", ab, "pf"),
+        summary("0.5", ab, "pp"),
+        summary("0.6", ab, "pp"),
+    ]
+    got = case_histories(history, {"a", "b", "c"})
+    words = {cid: [(s.words, s.outcome) for s in spans] for cid, spans in got.items()}
+    assert words == {
+        "a": [("since 0.1", "pass")],
+        "b": [
+            ("0.1", "pass"),
+            ("0.2", "fail"),
+            ("0.3", None),
+            ("0.4", "fail"),
+            ("since 0.5", "pass"),
+        ],
+        "c": [("since 0.1", None)],
+    }
+    # a run that changes nothing about a case leaves its history as it was
+    more = case_histories([*history, summary("0.7", ab, "pp")], {"a", "b"})
+    assert more == {cid: got[cid] for cid in ("a", "b")}
+
+
+def test_an_engine_page_keeps_its_newest_steps_and_full_archives_never_change(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    monkeypatch.setattr("palconf.reports.site.STEPS_PER_ARCHIVE", 2)
+    out = tmp_path / "site"
+    archive = out / "engines" / "wrong"
+    kept: dict[str, bytes] = {}  # each archive page as first written
+    cid = passing(results)[0]
+    for n, version in enumerate(["2.1", "2.2", "2.3", "2.4", "2.5"]):
+        add_version(results, version, {cid: ("fail", "broken")} if n % 2 else {})
+        rendered = site(results, out)
+        for p in sorted(archive.glob("history-*.html")) if archive.is_dir() else []:
+            rel = p.relative_to(out).as_posix()
+            if rel in kept:
+                assert rel not in rendered and p.read_bytes() == kept[rel]
+            else:
+                kept[rel] = p.read_bytes()
+    # 7 steps: 1.0 → 1.1 → 2.0 and 2.0 → 2.1 → 2.2 archived, the 3 newest on the page
+    assert sorted(kept) == ["engines/wrong/history-1.html", "engines/wrong/history-2.html"]
+    page = (out / "engines" / "wrong.html").read_text(encoding="utf-8")
+    assert "2.1 → 2.2" not in page and "2.2 → 2.3" in page and "2.4 → 2.5" in page
+    assert 'href="../engines/wrong/history-1.html"' in page
+    assert 'href="../engines/wrong/history-2.html"' in page
+    second = kept["engines/wrong/history-2.html"].decode("utf-8")
+    assert "2.0 → 2.1" in second and "2.1 → 2.2" in second and "2.2 → 2.3" not in second
+    assert 'href="../../engines/wrong.html"' in second
+    assert 'href="../../engines/wrong/history-1.html"' in second  # the older one, not the newer
+    assert "history-2.html" not in kept["engines/wrong/history-1.html"].decode("utf-8")
+    assert re.search(r'href="\.\./\.\./cases/[^"#]+\.html#h-wrong">' + re.escape(cid), second)
+    assert pages_of(out) == fresh(results, tmp_path, capsys)
+
+
+def test_a_history_shows_a_version_as_text(
+    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cid = passing(results)[0]
+    add_version(results, "2.1<img src=x>", {cid: ("fail", "broken")})  # not PEP 440: by date
+    out = tmp_path / "site"
+    built(results, out, capsys)
+    pages = pages_of(out)
+    (page,) = [text for rel, text in pages.items() if f"<code>{cid}</code>" in text]
+    assert "since 2.1&lt;img src=x&gt; " in page and "<img" not in page
+    assert "<img" not in pages["engines/wrong.html"]
