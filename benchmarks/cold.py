@@ -1,6 +1,7 @@
 """One cold in-process run, in a fresh interpreter: import, load every case, run them all on
-the oracle. Prints one JSON object (seconds for each part, wall and CPU, the case count, the
-outcomes, peak RSS). Run by benchmarks/run.py in a child process, so that no cache is warm.
+the oracle. Prints one JSON object (seconds for each part, wall and CPU, the time the cyclic
+garbage collector took during the two and its collections, the case count, the outcomes,
+peak RSS). Run by benchmarks/run.py in a child process, so that no cache is warm.
 
     python -m benchmarks.cold --repeat N
 
@@ -11,6 +12,7 @@ CPU time beside it is what other work on the machine moves least)."""
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -22,12 +24,30 @@ from collections import Counter
 from typing import Any
 
 
+class _Collections:
+    """The collector's collections and the time they took, from `gc.callbacks`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.count += 1
+            self.seconds += time.perf_counter() - self._started
+
+
 def main() -> int:
     t0 = time.perf_counter()
     from palconf.cases.loader import load_cases
     from palconf.engines.oracle_engine import OracleEngine
     from palconf.running.supervisor import run_cases
 
+    collections = _Collections()
+    gc.callbacks.append(collections)
     t1, c1 = time.perf_counter(), time.process_time()
     cases = load_cases()
     t2, c2 = time.perf_counter(), time.process_time()
@@ -35,6 +55,7 @@ def main() -> int:
     engine.start()
     outcomes = Counter(r.outcome for r in run_cases(engine, cases))
     t3, c3 = time.perf_counter(), time.process_time()
+    gc.callbacks.remove(collections)
     print(
         json.dumps(
             {
@@ -43,6 +64,8 @@ def main() -> int:
                 "run_s": t3 - t2,
                 "load_cpu_s": c2 - c1,
                 "run_cpu_s": c3 - c2,
+                "gc_s": collections.seconds,
+                "gc_collections": collections.count,
                 "cases": len(cases),
                 "outcomes": dict(outcomes),
                 "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
@@ -80,6 +103,7 @@ def repeat(n: int) -> int:
         ("load_cpu_s", "load, CPU time"),
         ("run_cpu_s", "run, CPU time"),
         ("load_run_cpu_s", "load + run, CPU time"),
+        ("gc_s", "of it, garbage collector"),
     ):
         values = [r[key] for r in rounds]
         print(f"{label:<24} {min(values):8.3f} {statistics.median(values):8.3f}")

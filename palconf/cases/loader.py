@@ -29,6 +29,7 @@ from palconf.cases.finding import case_files, find_case_files, is_case_folder
 from palconf.cases.messages import schema_errors
 from palconf.cases.reading import _parse, decode, foreign_value, read_bytes
 from palconf.cases.wire import SETUP_ERRORS
+from palconf.core import collector
 from palconf.core.outcomes import BASE, PROTOCOL, groups_of
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
@@ -338,7 +339,15 @@ def load_cases(
     root: Path | None = None, registry: Registry | None = None, files: Iterable[Path] | None = None
 ) -> list[Case]:
     """Every case under `root` (default: the project's `cases/`), or raise CaseLoadError with
-    the errors of every broken file, duplicate ids included."""
+    the errors of every broken file, duplicate ids included. What it makes lives on and
+    holds no cycles: the garbage collector does not walk it meanwhile (core.collector)."""
+    with collector.paused():
+        return _load_cases(root, registry, files)
+
+
+def _load_cases(
+    root: Path | None, registry: Registry | None, files: Iterable[Path] | None
+) -> list[Case]:
     root = Path(root or paths.CASES)
     registry = registry or load_registry()
     if files is None and not root.is_dir():

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable
 
 from palconf.cases.loader import Case
-from palconf.core import Engine, EngineFault, Outcome, Result
+from palconf.core import Engine, EngineFault, Outcome, Result, collector
 from palconf.core.errors import PalconfError
 from palconf.running.runner import run_case
 
@@ -68,9 +68,12 @@ class Supervisor:
         return result
 
     def results(self, cases: Iterable[Case]) -> Generator[Result, None, None]:
-        """Each case in turn, its result as soon as it is known."""
-        for case in cases:
-            yield self.run(case)
+        """Each case in turn, its result as soon as it is known. The objects that exist
+        when it starts (the suite among them) are left out of the run's garbage
+        collections (palconf.core.collector)."""
+        with collector.settled():
+            for case in cases:
+                yield self.run(case)
 
     def interrupt(self) -> list[Result]:
         """^C or SIGTERM: the results not yet given (none: each is given as it comes; the
