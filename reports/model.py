@@ -28,6 +28,7 @@ from palconf.core import FAILED, Outcome, Result, Tally
 from palconf.core.causes import shared_cause
 from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 from palconf.core.results_file import UNKNOWN_RULES
+from palconf.core.results_meta import Completeness, completeness
 
 from .mutants import Mutant
 from .names import slug
@@ -80,6 +81,19 @@ class EngineRun:
     rules_version: str = UNKNOWN_RULES  # the run's own (its meta line), never the checkout's
     colour: str = ""  # the engine's colour in charts and tags (`charts.run_marks`)
     shade: float = 1.0  # its opacity: older runs of one engine are lighter
+    #: whole, partial or unfinished (`palconf.core.results_meta`), as its run (read whole, or
+    #: a summary of the site's) has it; made of `meta` and `results` when not given
+    completeness: Completeness | None = None
+
+    def __post_init__(self) -> None:
+        if self.completeness is None:
+            self.completeness = completeness(self.meta, len(self.results))
+
+    @property
+    def coverage(self) -> Completeness:
+        """Its completeness (always set once made)."""
+        assert self.completeness is not None
+        return self.completeness
 
     @property
     def meta_field(self) -> dict[str, str]:
@@ -129,13 +143,17 @@ class EngineRun:
     @property
     def selected(self) -> int | None:
         """How many cases the run selected (its meta line), if known."""
-        n = (self.meta or {}).get("cases")
-        return n if isinstance(n, int) and not isinstance(n, bool) else None
+        return self.coverage.selected
 
     @property
     def unfinished(self) -> bool:
         """The run stopped before every case it selected had a result."""
-        return self.selected is not None and len(self.results) < self.selected
+        return self.coverage.unfinished
+
+    @property
+    def partial(self) -> bool:
+        """Its selection left cases of its suite out."""
+        return self.coverage.partial
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,6 +167,7 @@ class EngineRun:
             "cases": len(self.results),
             "selected": self.selected,
             "unfinished": self.unfinished,
+            "completeness": self.coverage.to_json(),
             "totals": self.totals.to_json(),
             "keywords": {k: c.to_json() for k, c in self.keywords.items()},
             "lacks_keywords": self.lacks,

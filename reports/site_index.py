@@ -55,8 +55,9 @@ __all__ = [
 
 INDEX_DIR = ".palconf-site"
 INDEX_FORMAT = "palconf-site-index"
-#: Raised whenever what a summary or a step holds, or how it is counted, changes.
-INDEX_FORMAT_VERSION = 1
+#: Raised whenever what a summary or a step holds, or how it is counted, changes (2: a
+#: step's "not run in the older/newer run", apart from new and removed cases).
+INDEX_FORMAT_VERSION = 2
 #: What every page has in place of its generation date while it is compared.
 GENERATED = "(generated)"
 
@@ -89,6 +90,10 @@ class RunSummary(ResultsFile):
     @property
     def engine_name(self) -> str:
         return self.name
+
+    @property
+    def result_count(self) -> int:
+        return self.cases
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -247,6 +252,8 @@ def step_from_json(data: Any, old: RunSummary, new: RunSummary) -> Comparison:
         removed=changes("removed"),
         changed=changes("changed"),
         unchanged=_tally(d.get("unchanged")),
+        not_run_old=changes("not_run_in_old"),
+        not_run_new=changes("not_run_in_new"),
     )
     c.keywords = keyword_changes(old, new)
     return c

@@ -22,7 +22,7 @@ from palconf.reports.boards import load_suite
 from palconf.reports.build import build, build_history
 from palconf.reports.site import site_pages
 from palconf.reports.site_folder import read_folder
-from palconf.reports.site_index import INDEX_DIR, summarise
+from palconf.reports.site_index import INDEX_DIR, INDEX_FORMAT_VERSION, summarise
 
 from .test_reports import WrongRules, run_to_file
 from .test_site import make_versions
@@ -177,9 +177,9 @@ def test_an_index_of_another_palconf_is_not_trusted(
     [
         "{not json",
         "[]",
-        '{"format": "palconf-site-index", "format_version": 1, "palconf": "VERSION", '
+        '{"format": "palconf-site-index", "format_version": FORMAT, "palconf": "VERSION", '
         '"runs": {"1.0.jsonl": {"digest": 7}}, "pages": {}}',
-        '{"format": "palconf-site-index", "format_version": 1, "palconf": "VERSION", '
+        '{"format": "palconf-site-index", "format_version": FORMAT, "palconf": "VERSION", '
         '"runs": {}, "pages": {"index.html": ["abc", 3]}}',
     ],
 )
@@ -191,6 +191,7 @@ def test_a_corrupt_index_is_ignored_with_a_warning(
     out = tmp_path / "site"
     built(results, out, capsys)
     index = out / INDEX_DIR / "index.json"
+    garbage = garbage.replace("FORMAT", str(INDEX_FORMAT_VERSION))
     index.write_text(garbage.replace("VERSION", __version__), encoding="utf-8")
     said, err = built(results, out, capsys)
     assert err.count("\n") == 1 and "Traceback" not in err

@@ -8,13 +8,22 @@ A results file holds one JSON object per case (`palconf.core.Result.to_json()`),
     {"meta": {"format": "palconf-results", "format_version": 1, "palconf": "0.1.0",
               "protocol": 1, "engine": {"name": "...", "version": "...", "keywords": [...]},
               "rules_version": "1.00", "date": "2026-08-01T12:00:00Z", "cases": 259,
-              "bounds": {"diffs": 50, "value_chars": 4000}}}
+              "bounds": {"diffs": 50, "value_chars": 4000},
+              "suite": {"cases": 341, "digest": "<sha256>"},
+              "selection": {"by": ["--exclude taunt"], "left_out": ["taunt-1", ...]}}}
 
 `palconf run` writes it once the engine has said hello, before any result: `engine` is what
 `hello` answered, `date` when the run started, `cases` how many cases it selected (a file
-with fewer results is an unfinished run), `bounds` what one result stores at most
+with fewer results is an *unfinished* run), `bounds` what one result stores at most
 (`palconf.core.outcomes.bounds`: differences, characters of a value; older files leave it
-out). A resumed run appends to the file and keeps its meta line.
+out). `suite` is the suite the cases were selected from, always: how many cases the rules
+version's suite in the cases folder holds and the SHA-256 of their ids, sorted, one a line
+(`results_meta.suite_digest`). `selection`, only when the selection left cases of the suite
+out (a *partial* run: `--keyword`, `--case`, `--exclude`): `by`, the options that selected,
+as given, and `left_out`, the ids of the suite it left out, sorted. Older files leave both
+out: they are never partial, and whether they left cases out is unknown
+(`results_meta.completeness`, the one notion of a run's completeness). A resumed run
+appends to the file and keeps its meta line.
 
 **Reading** is a stream (`json_read.read_lines`): a line at a time, each at most
 `json_read.MAX_LINE_BYTES`, so a large file costs the results it holds, not its size; a
@@ -51,7 +60,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,7 +69,14 @@ from typing import Any
 from palconf.core import json_read
 from palconf.core.errors import UsageError
 from palconf.core.outcomes import Outcome, Result, bounds
-from palconf.core.results_meta import FORMAT, FORMAT_VERSION, meta_problem
+from palconf.core.results_meta import (
+    FORMAT,
+    FORMAT_VERSION,
+    Completeness,
+    completeness,
+    meta_problem,
+    selection_meta,
+)
 from palconf.core.safe_write import Stream, open_stream
 from palconf.core.text import terminal_safe, without_surrogates
 
@@ -70,6 +86,7 @@ __all__ = [
     "META_KEY",
     "UNKNOWN_RULES",
     "NotResults",
+    "Completeness",
     "ResultsError",
     "ResultsFile",
     "ResultsWriter",
@@ -114,8 +131,15 @@ def run_meta(
     rules_version: str,
     cases: int,
     date: str | None = None,
+    *,
+    suite: Collection[str] | None = None,
+    selected: Collection[str] = (),
+    by: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The meta line's content for a run."""
+    """The meta line's content for a run; with `suite` (the ids of the suite the cases were
+    selected from), its `suite` and, when `selected` (their ids) leaves some out,
+    `selection` with the options that selected (`by`, as given)."""
+    extra = selection_meta(suite, selected, by) if suite is not None else {}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -130,6 +154,7 @@ def run_meta(
         "date": date or utc_now(),
         "cases": cases,
         "bounds": bounds(),
+        **extra,
     }
 
 
@@ -201,6 +226,16 @@ class ResultsFile:
     @property
     def date(self) -> str:
         return str((self.meta or {}).get("date", ""))
+
+    @property
+    def result_count(self) -> int:
+        """How many results the run holds (a summary of it keeps the count alone)."""
+        return len(self.results)
+
+    @property
+    def completeness(self) -> Completeness:
+        """Whole, partial or unfinished (`results_meta.completeness`)."""
+        return completeness(self.meta, self.result_count)
 
     @property
     def rules_version(self) -> str:

@@ -1,16 +1,41 @@
 """The meta line of a results file (palconf.core.results_file), checked: `meta_problem` says
 why a meta line cannot be this palconf's. Fields are checked where present, so older meta
-lines that leave some out (`bounds`, added with the bounds on what a result stores) are read
-as before."""
+lines that leave some out (`bounds`, added with the bounds on what a result stores; `suite`
+and `selection`, added with partial runs) are read as before.
+
+A run's *completeness* (`completeness`, the one notion of it for every reader: `run`,
+`summary`, `report`, `report --compare`, `site`) is made of its meta line and how many
+results it holds, so a run the site keeps as a summary has it as a run read whole does:
+
+    whole       every case of its suite selected, and every selected case has a result
+    partial     the selection (`--keyword`, `--case`, `--exclude`) left cases of the suite
+                out (meta `selection.left_out`): its rate is not the whole suite's
+    unfinished  fewer results than the cases it selected (meta `cases`): it stopped early
+
+A run may be both partial and unfinished. A meta line without `suite` (older files) is never
+partial (whether its selection left cases out is unknown: `suite_known` is False); one
+without `cases` is never unfinished.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from palconf.core import json_read
 from palconf.core.text import terminal_safe
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "meta_problem"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "Completeness",
+    "completeness",
+    "meta_problem",
+    "selection_meta",
+    "suite_digest",
+]
 
 FORMAT = "palconf-results"
 FORMAT_VERSION = 1
@@ -46,6 +71,9 @@ def meta_problem(meta: dict[str, Any]) -> str | None:
     found = meta.get("bounds", {})
     if not isinstance(found, dict) or not all(_count(v) for v in found.values()):
         return f"`bounds` must be an object of whole numbers from 0, not {shown(found)}"
+    problem = _suite_problem(meta)
+    if problem:
+        return problem
     engine = meta.get("engine")
     if engine is None:
         return None
@@ -62,3 +90,142 @@ def meta_problem(meta: dict[str, Any]) -> str | None:
 
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _suite_problem(meta: dict[str, Any]) -> str | None:
+    """Why `suite` or `selection` (where present) is not what `selection_meta` writes."""
+
+    def shown(value: Any) -> str:
+        return terminal_safe(json_read.dumps_strict(value), 60)
+
+    suite = meta.get("suite")
+    if suite is not None:
+        if not isinstance(suite, dict):
+            return f"`suite` must be an object, not {shown(suite)}"
+        if not _count(suite.get("cases")):
+            return f"`suite.cases` must be a whole number from 0, not {shown(suite.get('cases'))}"
+        if not isinstance(suite.get("digest"), str):
+            return f"`suite.digest` must be a string, not {shown(suite.get('digest'))}"
+    selection = meta.get("selection")
+    if selection is None:
+        return None
+    if not isinstance(selection, dict):
+        return f"`selection` must be an object, not {shown(selection)}"
+    for key in ("by", "left_out"):
+        found = selection.get(key, [])
+        if not isinstance(found, list) or not all(isinstance(v, str) for v in found):
+            return f"`selection.{key}` must be a list of strings, not {shown(found)}"
+    return None
+
+
+def suite_digest(ids: Collection[str]) -> str:
+    """The SHA-256 of a suite's case ids, sorted, one a line: two runs of the same suite
+    have the same digest."""
+    return hashlib.sha256("".join(f"{i}\n" for i in sorted(ids)).encode("utf-8")).hexdigest()
+
+
+def selection_meta(
+    suite: Collection[str], selected: Collection[str], by: Sequence[str]
+) -> dict[str, Any]:
+    """The meta line's `suite` (always) and `selection` (when the selection left cases of
+    the suite out: the options that selected, as given, and the ids left out, sorted)."""
+    out: dict[str, Any] = {"suite": {"cases": len(suite), "digest": suite_digest(suite)}}
+    chosen = set(selected)
+    left_out = sorted(i for i in suite if i not in chosen)
+    if left_out:
+        out["selection"] = {"by": list(by), "left_out": left_out}
+    return out
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """How much of its suite a run covers (the module): made by `completeness`."""
+
+    results: int  # results it holds
+    selected: int | None  # cases it selected (meta `cases`), None when unknown
+    suite: int | None  # cases of its suite (meta `suite.cases`), None when unknown
+    digest: str = ""  # its suite's digest ("" when unknown)
+    left_out: tuple[str, ...] = ()  # ids of the suite its selection left out
+    by: tuple[str, ...] = ()  # the options that selected (`--exclude taunt`)
+
+    @property
+    def suite_known(self) -> bool:
+        return self.suite is not None
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.left_out)
+
+    @property
+    def unfinished(self) -> bool:
+        return self.selected is not None and self.results < self.selected
+
+    @property
+    def whole(self) -> bool:
+        return not self.partial and not self.unfinished
+
+    @property
+    def mark(self) -> str:
+        """`partial`, `unfinished`, `partial, unfinished`, or "" for a whole run."""
+        return ", ".join(
+            w for w, on in (("partial", self.partial), ("unfinished", self.unfinished)) if on
+        )
+
+    @property
+    def state(self) -> str:
+        """`whole`, `partial`, `unfinished` or `partial, unfinished` (what JSON says)."""
+        return self.mark or "whole"
+
+    @property
+    def partial_words(self) -> str:
+        """`partial: 1163 of the suite's 1245 cases selected, by --exclude taunt`, or ""."""
+        if not self.partial or self.suite is None:
+            return ""
+        chosen = self.suite - len(self.left_out)
+        by = f", by {' '.join(self.by)}" if self.by else ""
+        return f"partial: {chosen} of the suite's {self.suite} cases selected{by}"
+
+    @property
+    def unfinished_words(self) -> str:
+        """`unfinished: 299 of the 1245 selected cases have a result`, or ""."""
+        if not self.unfinished:
+            return ""
+        return f"unfinished: {self.results} of the {self.selected} selected cases have a result"
+
+    @property
+    def words(self) -> str:
+        """Both in one line ("; " between), or "" for a whole run."""
+        return "; ".join(w for w in (self.partial_words, self.unfinished_words) if w)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "partial": self.partial,
+            "unfinished": self.unfinished,
+            "results": self.results,
+            "selected": self.selected,
+            "suite": self.suite,
+            "left_out": len(self.left_out),
+            "selected_by": list(self.by),
+        }
+
+
+def completeness(meta: dict[str, Any] | None, results: int) -> Completeness:
+    """A run's completeness from its meta line (checked by `meta_problem`, or None) and how
+    many results it holds."""
+    m = meta or {}
+    selected = m.get("cases")
+    found = m.get("suite")
+    suite: dict[str, Any] = found if isinstance(found, dict) else {}
+    found = m.get("selection")
+    sel: dict[str, Any] = found if isinstance(found, dict) else {}
+    size = suite.get("cases")
+    known = _count(size)
+    return Completeness(
+        results=results,
+        selected=selected if _count(selected) else None,
+        suite=size if known else None,
+        digest=str(suite.get("digest", "")) if known else "",
+        left_out=tuple(str(i) for i in sel.get("left_out") or ()) if known else (),
+        by=tuple(str(b) for b in sel.get("by") or ()),
+    )
