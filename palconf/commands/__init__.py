@@ -119,6 +119,12 @@ class Selection:
     by: list[str]
     excluded: int = 0  # how many of those `--keyword` and `--case` kept `--exclude` left out
 
+    @property
+    def rest(self) -> list[Case]:
+        """The cases of the folder the selection left out."""
+        chosen = {c.id for c in self.cases}
+        return [c for c in self.everything if c.id not in chosen]
+
 
 def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
     """The cases the options select (`select`)."""

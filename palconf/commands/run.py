@@ -291,7 +291,8 @@ def main(args: argparse.Namespace) -> int:
             info.keywords,
             rules,
             len(cases),
-            suite=suite_ids(selection.everything, registry, rules),
+            # the suite: the selected cases of it, and those of it the selection left out
+            suite=suite | set(suite_ids(selection.rest, registry, rules)),
             selected=selected,
             by=selection.by,
         )
