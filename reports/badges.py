@@ -24,7 +24,7 @@ def badges(report: Report) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     names = file_names((kw.id for kw in report.keywords), 40)
     for e in report.engines:
-        mark = e.coverage.mark
+        mark = e.completeness.mark
         out[f"{e.key}.json"] = badge(e.label, e.totals.all, mark)
         for kw in report.keywords:
             cell = e.keywords[kw.id]

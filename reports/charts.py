@@ -289,7 +289,7 @@ def history_lines(
             if r is None:
                 continue
             # a partial or unfinished run: a hollow point, its mark in the tooltip
-            mark = run.coverage.mark
+            mark = run.completeness.mark
             paint = (
                 f'fill="#fff" stroke="{colour}" stroke-width="1.5"' if mark else f'fill="{colour}"'
             )

@@ -88,8 +88,8 @@ def render_junit(report: Report) -> str:
             ("palconf", report.palconf),
             ("source", engine.source),
             # whole, partial or unfinished, and in words (palconf.core.results_meta)
-            ("run.completeness", engine.coverage.state),
-            ("run.completeness.words", engine.coverage.words),
+            ("run.completeness", engine.completeness.state),
+            ("run.completeness.words", engine.completeness.words),
         ):
             ET.SubElement(props, "property", name=key, value=clean(value))
         for r in engine.results.values():

@@ -81,19 +81,9 @@ class EngineRun:
     rules_version: str = UNKNOWN_RULES  # the run's own (its meta line), never the checkout's
     colour: str = ""  # the engine's colour in charts and tags (`charts.run_marks`)
     shade: float = 1.0  # its opacity: older runs of one engine are lighter
-    #: whole, partial or unfinished (`palconf.core.results_meta`), as its run (read whole, or
-    #: a summary of the site's) has it; made of `meta` and `results` when not given
-    completeness: Completeness | None = None
-
-    def __post_init__(self) -> None:
-        if self.completeness is None:
-            self.completeness = completeness(self.meta, len(self.results))
-
-    @property
-    def coverage(self) -> Completeness:
-        """Its completeness (always set once made)."""
-        assert self.completeness is not None
-        return self.completeness
+    #: whole, partial or unfinished (`palconf.core.results_meta`): its run's, read whole or
+    #: a summary of the site's (`reports.build` gives it)
+    completeness: Completeness = field(default_factory=lambda: completeness(None, 0))
 
     @property
     def meta_field(self) -> dict[str, str]:
@@ -140,21 +130,6 @@ class EngineRun:
         cause = shared_cause(self.results.values())
         return [] if cause is None else cause.counts(lambda g: names.get(g, g))
 
-    @property
-    def selected(self) -> int | None:
-        """How many cases the run selected (its meta line), if known."""
-        return self.coverage.selected
-
-    @property
-    def unfinished(self) -> bool:
-        """The run stopped before every case it selected had a result."""
-        return self.coverage.unfinished
-
-    @property
-    def partial(self) -> bool:
-        """Its selection left cases of its suite out."""
-        return self.coverage.partial
-
     def to_json(self) -> dict[str, Any]:
         return {
             "key": self.key,
@@ -165,9 +140,9 @@ class EngineRun:
             "source": self.source,
             "meta": self.meta,
             "cases": len(self.results),
-            "selected": self.selected,
-            "unfinished": self.unfinished,
-            "completeness": self.coverage.to_json(),
+            "selected": self.completeness.selected,
+            "unfinished": self.completeness.unfinished,
+            "completeness": self.completeness.to_json(),
             "totals": self.totals.to_json(),
             "keywords": {k: c.to_json() for k, c in self.keywords.items()},
             "lacks_keywords": self.lacks,

@@ -31,7 +31,7 @@ import json
 import os
 import stat
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ from palconf import __version__
 from palconf.core import Result, Tally
 from palconf.core.outcomes import OUTCOMES
 from palconf.core.results_file import ResultsFile
-from palconf.core.safe_write import UnsafeWrite, write_text_atomic
+from palconf.core.safe_write import write_text_atomic
 
 from .compare import Change, Comparison
 from .model import Cell
@@ -55,8 +55,8 @@ __all__ = [
 
 INDEX_DIR = ".palconf-site"
 INDEX_FORMAT = "palconf-site-index"
-#: Raised whenever what a summary or a step holds, or how it is counted, changes (2: a
-#: step's "not run in the older/newer run", apart from new and removed cases).
+#: Raised whenever what a summary or a step holds, or how it is counted, changes (2: steps
+#: hold the cases not run in one of the runs apart from new and removed ones).
 INDEX_FORMAT_VERSION = 2
 #: What every page has in place of its generation date while it is compared.
 GENERATED = "(generated)"
@@ -244,8 +244,8 @@ def step_from_json(data: Any, old: RunSummary, new: RunSummary) -> Comparison:
         return [Result.from_json(r) for r in found]
 
     c = Comparison(
-        old=_with_results(old, results("old_results")),
-        new=_with_results(new, results("new_results")),
+        old=replace(old, results=results("old_results")),
+        new=replace(new, results=results("new_results")),
         regressed=changes("regressed"),
         fixed=changes("fixed"),
         new_cases=changes("new"),
@@ -257,12 +257,6 @@ def step_from_json(data: Any, old: RunSummary, new: RunSummary) -> Comparison:
     )
     c.keywords = keyword_changes(old, new)
     return c
-
-
-def _with_results(run: RunSummary, results: list[Result]) -> RunSummary:
-    from dataclasses import replace
-
-    return replace(run, results=results)
 
 
 def keyword_changes(old: RunSummary, new: RunSummary) -> list[tuple[str, Tally, Tally]]:
@@ -416,10 +410,7 @@ class SiteIndex:
             "runs": {Path(r.path).name: r.to_json() for r in runs},
             "pages": dict(sorted(pages.items())),
         }
-        try:
-            write_text_atomic(self.path, json.dumps(data), inside=self.out)
-        except UnsafeWrite:
-            raise
+        write_text_atomic(self.path, json.dumps(data), inside=self.out)  # (UnsafeWrite: told)
 
 
 def _regular(p: Path) -> bool:

@@ -427,7 +427,8 @@ def _finish(
     partial = completeness(meta, len(results)).partial_words
     print(
         verdict_line(results, len(cases), bad, registry, paint)
-        + f" (rules {rules}{'; ' + terminal_safe(partial, 2000) if partial else ''})"
+        + f" (rules {rules})"
+        + (f" · {terminal_safe(partial, 2000)}" if partial else "")
     )
     return ExitCode.FAILED if bad or (args.strict and stale) else ExitCode.OK
 

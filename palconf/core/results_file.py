@@ -16,14 +16,10 @@ A results file holds one JSON object per case (`palconf.core.Result.to_json()`),
 `hello` answered, `date` when the run started, `cases` how many cases it selected (a file
 with fewer results is an *unfinished* run), `bounds` what one result stores at most
 (`palconf.core.outcomes.bounds`: differences, characters of a value; older files leave it
-out). `suite` is the suite the cases were selected from, always: how many cases the rules
-version's suite in the cases folder holds and the SHA-256 of their ids, sorted, one a line
-(`results_meta.suite_digest`). `selection`, only when the selection left cases of the suite
-out (a *partial* run: `--keyword`, `--case`, `--exclude`): `by`, the options that selected,
-as given, and `left_out`, the ids of the suite it left out, sorted. Older files leave both
-out: they are never partial, and whether they left cases out is unknown
-(`results_meta.completeness`, the one notion of a run's completeness). A resumed run
-appends to the file and keeps its meta line.
+out). `suite` and `selection` say what the run's cases were selected from and what its
+selection left out (a *partial* run): `palconf.core.results_meta` tells them, and a run's
+completeness (whole, partial, unfinished). A resumed run appends to the file and keeps its
+meta line.
 
 **Reading** is a stream (`json_read.read_lines`): a line at a time, each at most
 `json_read.MAX_LINE_BYTES`, so a large file costs the results it holds, not its size; a
@@ -60,22 +56,22 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from palconf.core import json_read
 from palconf.core.errors import UsageError
-from palconf.core.outcomes import Outcome, Result, bounds
+from palconf.core.outcomes import Outcome, Result
 from palconf.core.results_meta import (
     FORMAT,
     FORMAT_VERSION,
     Completeness,
     completeness,
     meta_problem,
-    selection_meta,
+    run_meta,
+    utc_now,
 )
 from palconf.core.safe_write import Stream, open_stream
 from palconf.core.text import terminal_safe, without_surrogates
@@ -118,55 +114,6 @@ class NotResults(ResultsError):
 def is_transcript_header(obj: Any) -> bool:
     """Whether a JSON line is a transcript's first line (palconf.explain.transcript)."""
     return isinstance(obj, dict) and set(obj) == {"transcript"}
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def run_meta(
-    engine_name: str,
-    engine_version: str,
-    engine_keywords: Iterable[str],
-    rules_version: str,
-    cases: int,
-    date: str | None = None,
-    *,
-    suite: Collection[str] | None = None,
-    selected: Collection[str] = (),
-    by: Sequence[str] = (),
-) -> dict[str, Any]:
-    """The meta line's content for a run; with `suite` (the ids of the suite the cases were
-    selected from), its `suite` and, when `selected` (their ids) leaves some out,
-    `selection` with the options that selected (`by`, as given)."""
-    extra = selection_meta(suite, selected, by) if suite is not None else {}
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "palconf": _palconf_version(),
-        "protocol": 1,
-        "engine": {
-            "name": engine_name,
-            "version": engine_version,
-            "keywords": sorted(engine_keywords),
-        },
-        "rules_version": rules_version,
-        "date": date or utc_now(),
-        "cases": cases,
-        "bounds": bounds(),
-        **extra,
-    }
-
-
-def _palconf_version() -> str:
-    """palconf's version (`palconf.__version__`, read from the installed package's metadata:
-    this module stays below the `palconf` package's face)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("palconf")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def meta_line(meta: dict[str, Any]) -> str:

@@ -12,6 +12,15 @@ results it holds, so a run the site keeps as a summary has it as a run read whol
                 out (meta `selection.left_out`): its rate is not the whole suite's
     unfinished  fewer results than the cases it selected (meta `cases`): it stopped early
 
+`suite` (always, from `palconf run` on) is the suite the run's cases were selected from: how
+many cases the rules version's suite in the cases folder holds, and the SHA-256 of their ids,
+sorted, one a line (`suite_digest`). `selection` (only when the selection left cases of the
+suite out) holds `by`, the options that selected, as given (`--exclude taunt`), and
+`left_out`, the ids of the suite it left out, sorted (`selection_meta`):
+
+    "suite": {"cases": 341, "digest": "<sha256>"},
+    "selection": {"by": ["--exclude taunt"], "left_out": ["taunt-1", ...]}
+
 A run may be both partial and unfinished. A meta line without `suite` (older files) is never
 partial (whether its selection left cases out is unknown: `suite_known` is False); one
 without `cases` is never unfinished.
@@ -20,11 +29,13 @@ without `cases` is never unfinished.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from palconf.core import json_read
+from palconf.core.outcomes import bounds
 from palconf.core.text import terminal_safe
 
 __all__ = [
@@ -33,8 +44,10 @@ __all__ = [
     "Completeness",
     "completeness",
     "meta_problem",
+    "run_meta",
     "selection_meta",
     "suite_digest",
+    "utc_now",
 ]
 
 FORMAT = "palconf-results"
@@ -42,6 +55,55 @@ FORMAT_VERSION = 1
 
 _TEXT = ("format", "palconf", "rules_version", "date", "label")
 _ENGINE_TEXT = ("name", "version")
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def run_meta(
+    engine_name: str,
+    engine_version: str,
+    engine_keywords: Iterable[str],
+    rules_version: str,
+    cases: int,
+    date: str | None = None,
+    *,
+    suite: Collection[str] | None = None,
+    selected: Collection[str] = (),
+    by: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The meta line's content for a run; with `suite` (the ids of the suite the cases were
+    selected from), its `suite` and, when `selected` (their ids) leaves some out,
+    `selection` with the options that selected (`by`, as given)."""
+    extra = selection_meta(suite, selected, by) if suite is not None else {}
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "palconf": _palconf_version(),
+        "protocol": 1,
+        "engine": {
+            "name": engine_name,
+            "version": engine_version,
+            "keywords": sorted(engine_keywords),
+        },
+        "rules_version": rules_version,
+        "date": date or utc_now(),
+        "cases": cases,
+        "bounds": bounds(),
+        **extra,
+    }
+
+
+def _palconf_version() -> str:
+    """palconf's version (`palconf.__version__`, read from the installed package's metadata:
+    this module stays below the `palconf` package's face)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("palconf")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def meta_problem(meta: dict[str, Any]) -> str | None:
