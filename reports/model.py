@@ -130,6 +130,14 @@ class EngineRun:
         cause = shared_cause(self.results.values())
         return [] if cause is None else cause.counts(lambda g: names.get(g, g))
 
+    @property
+    def selected(self) -> int | None:  # (its completeness's, as `unfinished`)
+        return self.completeness.selected
+
+    @property
+    def unfinished(self) -> bool:  # (its completeness's)
+        return self.completeness.unfinished
+
     def to_json(self) -> dict[str, Any]:
         return {
             "key": self.key,
