@@ -178,6 +178,8 @@ def _maybe_held(run: Completeness, other: Completeness) -> Callable[[str], bool]
     left the case out. Otherwise its suite is its results and those it left out."""
     if not run.suite_known or run.unfinished or run.digest == other.digest:
         return lambda cid: True
+    if run.partial and not run.left_out:  # (a summary's: the ids are not kept)
+        return lambda cid: True
     left_out = set(run.left_out)
     return left_out.__contains__
 

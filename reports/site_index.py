@@ -39,6 +39,7 @@ from palconf import __version__
 from palconf.core import Result, Tally
 from palconf.core.outcomes import OUTCOMES
 from palconf.core.results_file import ResultsFile
+from palconf.core.results_meta import summary_meta
 from palconf.core.safe_write import write_text_atomic
 
 from .compare import Change, Comparison
@@ -135,7 +136,7 @@ def summarise(run: ResultsFile, digest: str) -> RunSummary:
     s = RunSummary(
         path=run.path,
         results=[],
-        meta=run.meta,
+        meta=summary_meta(run.meta),  # (without the ids a selection left out)
         duplicates=list(run.duplicates),
         lines=run.lines,
         duplicate_lines=run.duplicate_lines,

@@ -280,6 +280,10 @@ def test_the_site_counts_no_new_case_and_marks_the_partial_run(
         ours = json.loads(pages["badges/palconf-oracle-2.0.json"])
         assert "partial" not in ours["message"]
         assert 'class="pt part"' in pages["engines/palconf-oracle.html"]  # its chart point
+    # the site's index keeps how many ids the partial run left out, not the ids
+    index = json.loads((out / INDEX_DIR / "index.json").read_text(encoding="utf-8"))
+    selection = index["runs"]["1.0.jsonl"]["meta"]["selection"]
+    assert selection == {"by": ["--exclude taunt"], "left_out_count": len(left_out)}
 
 
 def test_an_unfinished_run_is_marked_in_the_history_when_it_is_not_the_latest(

@@ -21,6 +21,9 @@ suite out) holds `by`, the options that selected, as given (`--exclude taunt`), 
     "suite": {"cases": 341, "digest": "<sha256>"},
     "selection": {"by": ["--exclude taunt"], "left_out": ["taunt-1", ...]}
 
+What the site keeps of a run (`summary_meta`) has, in place of `left_out`, how many ids it
+held (`left_out_count`): a run's completeness is the same, its size is not the suite's.
+
 A run may be both partial and unfinished. A meta line without `suite` (older files) is never
 partial (whether its selection left cases out is unknown: `suite_known` is False); one
 without `cases` is never unfinished.
@@ -47,6 +50,7 @@ __all__ = [
     "run_meta",
     "selection_meta",
     "suite_digest",
+    "summary_meta",
     "utc_now",
 ]
 
@@ -177,7 +181,20 @@ def _suite_problem(meta: dict[str, Any]) -> str | None:
         found = selection.get(key, [])
         if not isinstance(found, list) or not all(isinstance(v, str) for v in found):
             return f"`selection.{key}` must be a list of strings, not {shown(found)}"
+    if not _count(found := selection.get("left_out_count", 0)):
+        return f"`selection.left_out_count` must be a whole number from 0, not {shown(found)}"
     return None
+
+
+def summary_meta(meta: dict[str, Any] | None) -> dict[str, Any] | None:
+    """`meta` as a summary keeps it: `selection.left_out` (the ids: tens of kilobytes for a
+    `--keyword` run) as `left_out_count`, so that what is kept of a run stays small."""
+    selection = (meta or {}).get("selection")
+    if meta is None or not isinstance(selection, dict) or "left_out" not in selection:
+        return meta
+    ids = selection["left_out"]
+    kept = {k: v for k, v in selection.items() if k != "left_out"}
+    return {**meta, "selection": {**kept, "left_out_count": len(ids)}}
 
 
 def suite_digest(ids: Collection[str]) -> str:
@@ -208,6 +225,7 @@ class Completeness:
     suite: int | None  # cases of its suite (meta `suite.cases`), None when unknown
     digest: str = ""  # its suite's digest ("" when unknown)
     left_out: tuple[str, ...] = ()  # ids of the suite its selection left out
+    left_out_count: int = 0  # how many (the ids are not kept in a summary: `summary_meta`)
     by: tuple[str, ...] = ()  # the options that selected (`--exclude taunt`)
 
     @property
@@ -216,7 +234,7 @@ class Completeness:
 
     @property
     def partial(self) -> bool:
-        return bool(self.left_out)
+        return self.left_out_count > 0
 
     @property
     def unfinished(self) -> bool:
@@ -243,7 +261,7 @@ class Completeness:
         """`partial: 1163 of the suite's 1245 cases selected, by --exclude taunt`, or ""."""
         if not self.partial or self.suite is None:
             return ""
-        chosen = self.suite - len(self.left_out)
+        chosen = self.suite - self.left_out_count
         by = f", by {' '.join(self.by)}" if self.by else ""
         return f"partial: {chosen} of the suite's {self.suite} cases selected{by}"
 
@@ -267,7 +285,7 @@ class Completeness:
             "results": self.results,
             "selected": self.selected,
             "suite": self.suite,
-            "left_out": len(self.left_out),
+            "left_out": self.left_out_count,
             "selected_by": list(self.by),
         }
 
@@ -283,11 +301,17 @@ def completeness(meta: dict[str, Any] | None, results: int) -> Completeness:
     sel: dict[str, Any] = found if isinstance(found, dict) else {}
     size = suite.get("cases")
     known = _count(size)
+    ids = tuple(str(i) for i in sel.get("left_out") or ()) if known else ()
     return Completeness(
         results=results,
         selected=selected if _count(selected) else None,
         suite=size if known else None,
         digest=str(suite.get("digest", "")) if known else "",
-        left_out=tuple(str(i) for i in sel.get("left_out") or ()) if known else (),
+        left_out=ids,
+        left_out_count=(len(ids) or _int_or_0(sel.get("left_out_count"))) if known else 0,
         by=tuple(str(b) for b in sel.get("by") or ()),
     )
+
+
+def _int_or_0(value: Any) -> int:
+    return value if _count(value) else 0
