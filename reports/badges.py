@@ -3,7 +3,8 @@
 `<engine>.json` counts all the engine's cases, `<engine>/<group>.json` those of one group (a
 keyword, `protocol`, and `base` when it has cases); every name is made by `reports.names`.
 Badges count as every report does: the cases run, those that depend on a ruling included
-(see `reports.model`).
+(see `reports.model`). The badges of a partial or unfinished run say so after the rate
+(`97% (partial)`): it is not the rate of the whole suite.
 """
 
 from __future__ import annotations
@@ -23,18 +24,20 @@ def badges(report: Report) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     names = file_names((kw.id for kw in report.keywords), 40)
     for e in report.engines:
-        out[f"{e.key}.json"] = badge(e.label, e.totals.all)
+        mark = e.completeness.mark
+        out[f"{e.key}.json"] = badge(e.label, e.totals.all, mark)
         for kw in report.keywords:
             cell = e.keywords[kw.id]
             if cell.all.total or kw.id != BASE:
-                out[f"{e.key}/{names[kw.id]}.json"] = badge(kw.name, cell.all)
+                out[f"{e.key}/{names[kw.id]}.json"] = badge(kw.name, cell.all, mark)
     return out
 
 
-def badge(label: str, tally: Tally) -> dict[str, Any]:
+def badge(label: str, tally: Tally, mark: str = "") -> dict[str, Any]:
+    """One badge; `mark` (`partial`, `unfinished`: `Completeness.mark`) follows the rate."""
     return {
         "schemaVersion": 1,
         "label": shorten(label, 60),
-        "message": tally.badge_message,
+        "message": tally.badge_message + (f" ({mark})" if mark else ""),
         "color": tally.badge_color,
     }

@@ -68,6 +68,7 @@ def _engine_runs(runs: Sequence[ResultsFile]) -> list[EngineRun]:
                 results={r.id: r for r in run.results},
                 duplicates=list(run.duplicates),
                 rules_version=run.rules_version,
+                completeness=run.completeness,
             )
         )
     return engines

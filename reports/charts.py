@@ -229,7 +229,8 @@ def history_lines(
     the engine's colour (`colour`, else its runs'). Every chart has the same y axis, from a
     little under the lowest rate of any of them to 100% (so that 96% and 100% differ, and a
     3% drop looks alike in each); its labels sit in a margin left of the points, and the x
-    labels are thinned to those that fit (`x_labels`)."""
+    labels are thinned to those that fit (`x_labels`). A partial or unfinished run's point
+    is hollow (`palconf.core.results_meta.Completeness.mark`)."""
     n = len(history.runs)
     colour = colour or history.runs[-1].colour or PALETTE[0]
     w, h, top, bottom = SPARK_WIDTH, 116, 30, 30
@@ -284,12 +285,18 @@ def history_lines(
             parts.append(
                 f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>'
             )
-        for x, r, label in zip(xs, rates, history.labels, strict=True):
+        for x, r, label, run in zip(xs, rates, history.labels, history.runs, strict=True):
             if r is None:
                 continue
+            # a partial or unfinished run: a hollow point, its mark in the tooltip
+            mark = run.completeness.mark
+            paint = (
+                f'fill="#fff" stroke="{colour}" stroke-width="1.5"' if mark else f'fill="{colour}"'
+            )
             parts.append(
-                f'<circle class="pt" cx="{x:.1f}" cy="{y(r):.1f}" r="{radius:.1f}" '
-                f'fill="{colour}"><title>{_t(label, 60)}: {math.floor(r * 100)}%</title></circle>'
+                f'<circle class="pt{" part" if mark else ""}" cx="{x:.1f}" cy="{y(r):.1f}" '
+                f'r="{radius:.1f}" {paint}><title>{_t(label, 60)}: {math.floor(r * 100)}%'
+                f"{f' ({mark})' if mark else ''}</title></circle>"
             )
         parts.append("</svg>")
         charts.append("".join(parts))

@@ -3,24 +3,33 @@
 For a rules update (same engine, new cases or changed expectations) or an engine release
 (same cases, new engine version). Cases are matched by id:
 
-    regressed   passed before (pass or xpass), fails now (fail, error, timeout or xfail)
-    fixed       failed before, passes now
-    new         only in NEW (with its outcome: a new failing case is listed first)
-    removed     only in OLD
-    changed     any other change of outcome (pass → skip, fail → error, skip → pass …)
+    regressed       passed before (pass or xpass), fails now (fail, error, timeout or xfail)
+    fixed           failed before, passes now
+    new             new to the suite: only in NEW, and OLD's suite did not hold it (a new
+                    failing case is listed first)
+    removed         removed from the suite: only in OLD, and NEW's suite does not hold it
+    not run in the older run   only in NEW, but OLD may have held it in its suite: OLD's
+                    selection left it out (a partial run), OLD stopped before it (unfinished),
+                    OLD's suite is NEW's (same digest), or OLD's file does not record its suite
+    not run in the newer run   the same, the other way round
+    changed         any other change of outcome (pass → skip, fail → error, skip → pass …)
 
-A case whose outcome stayed the same is unchanged, even if its message changed. Each run
-is of its own rules version (its results file's meta line, "unknown" when it names none);
-two runs of different versions are compared all the same, with a note saying so.
+Which runs are whole, partial or unfinished is `palconf.core.results_meta.completeness`, the
+one notion every report shares. A case whose outcome stayed the same is unchanged, even if
+its message changed. Each run is of its own rules version (its results file's meta line,
+"unknown" when it names none); two runs of different versions are compared all the same,
+with a note saying so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from palconf.core import FAILED, PASSED, Result, Tally, terminal_safe
 from palconf.core.results_file import ResultsFile
+from palconf.core.results_meta import Completeness
 
 from .render import markdown_environment, shorten
 
@@ -56,14 +65,26 @@ class Comparison:
     changed: list[Change] = field(default_factory=list)
     unchanged: Tally = field(default_factory=Tally)
     keywords: list[tuple[str, Tally, Tally]] = field(default_factory=list)  # rate changed
+    not_run_old: list[Change] = field(default_factory=list)  # only in NEW, not new to the suite
+    not_run_new: list[Change] = field(default_factory=list)  # only in OLD, not removed from it
 
     @property
     def sections(self) -> list[tuple[str, str, list[Change]]]:
         return [
             ("regressed", "Regressed: passed before, fail now", self.regressed),
             ("fixed", "Fixed: failed before, pass now", self.fixed),
-            ("new", "New cases", self.new_cases),
-            ("removed", "Removed cases", self.removed),
+            ("new", "New cases (new to the suite)", self.new_cases),
+            ("removed", "Removed cases (removed from the suite)", self.removed),
+            (
+                "not_run_in_old",
+                f"Not run in the older run ({_why_not_run(self.old, self.new)})",
+                self.not_run_old,
+            ),
+            (
+                "not_run_in_new",
+                f"Not run in the newer run ({_why_not_run(self.new, self.old)})",
+                self.not_run_new,
+            ),
             ("changed", "Other changes of outcome", self.changed),
         ]
 
@@ -87,9 +108,12 @@ class Comparison:
         meta = run.meta or {}
         parts = [" ".join(p for p in (run.engine_name, run.engine_version) if p)]
         parts.append(f"rules {run.rules_version}")
-        parts.append(f"{len(run.results)} cases")
+        parts.append(f"{run.result_count} cases")
         if meta.get("date"):
             parts.append(str(meta["date"]))
+        words = run.completeness.words
+        if words:
+            parts.append(words)
         return ", ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -100,6 +124,7 @@ class Comparison:
                 "version": self.old.engine_version,
                 "rules_version": self.old.rules_version,
                 "meta": self.old.meta,
+                "completeness": self.old.completeness.to_json(),
             },
             "new": {
                 "source": self.new.path,
@@ -107,6 +132,7 @@ class Comparison:
                 "version": self.new.engine_version,
                 "rules_version": self.new.rules_version,
                 "meta": self.new.meta,
+                "completeness": self.new.completeness.to_json(),
             },
             "rules_differ": self.rules_differ,
             "regressed": [c.to_json() for c in self.regressed],
@@ -114,6 +140,9 @@ class Comparison:
             "new_cases": [c.to_json() for c in self.new_cases],
             "removed": [c.to_json() for c in self.removed],
             "changed": [c.to_json() for c in self.changed],
+            # in one run only, though the other run's suite may hold them (`compare`)
+            "not_run_in_old": [c.to_json() for c in self.not_run_old],
+            "not_run_in_new": [c.to_json() for c in self.not_run_new],
             "unchanged": self.unchanged.to_json(),
             "keywords": {k: {"old": o.to_json(), "new": n.to_json()} for k, o, n in self.keywords},
         }
@@ -132,16 +161,41 @@ def _change(old: Result | None, new: Result | None) -> Change:
     )
 
 
+def _why_not_run(run: ResultsFile, other: ResultsFile) -> str:
+    """Why a case of `other` may be in `run`'s suite though `run` has no result for it."""
+    c = run.completeness
+    if not c.suite_known:
+        return "its results file does not record its suite"
+    reasons = [w for w in (c.partial_words, c.unfinished_words) if w]
+    if c.digest == other.completeness.digest:
+        reasons.append("the same suite as the other run")
+    return "; ".join(reasons) or "in its suite, no result"
+
+
+def _maybe_held(run: Completeness, other: Completeness) -> Callable[[str], bool]:
+    """Whether `run`'s suite may hold a case for which it has no result: its suite is
+    unknown, it is unfinished, its suite is `other`'s (the same digest), or its selection
+    left the case out. Otherwise its suite is its results and those it left out."""
+    if not run.suite_known or run.unfinished or run.digest == other.digest:
+        return lambda cid: True
+    if run.partial and not run.left_out:  # (a summary's: the ids are not kept)
+        return lambda cid: True
+    left_out = set(run.left_out)
+    return left_out.__contains__
+
+
 def compare(old: ResultsFile, new: ResultsFile) -> Comparison:
     c = Comparison(old=old, new=new)
     before = {r.id: r for r in old.results}
     after = {r.id: r for r in new.results}
+    old_held = _maybe_held(old.completeness, new.completeness)
+    new_held = _maybe_held(new.completeness, old.completeness)
     for cid in sorted(before.keys() | after.keys()):
         o, n = before.get(cid), after.get(cid)
         if o is None:
-            c.new_cases.append(_change(None, n))
+            (c.not_run_old if old_held(cid) else c.new_cases).append(_change(None, n))
         elif n is None:
-            c.removed.append(_change(o, None))
+            (c.not_run_new if new_held(cid) else c.removed).append(_change(o, None))
         elif o.outcome == n.outcome:
             c.unchanged.add(n.outcome)
         elif o.outcome in PASSED and n.outcome in FAILED:
@@ -151,6 +205,7 @@ def compare(old: ResultsFile, new: ResultsFile) -> Comparison:
         else:
             c.changed.append(_change(o, n))
     c.new_cases.sort(key=lambda ch: (ch.new not in FAILED, ch.id))
+    c.not_run_old.sort(key=lambda ch: (ch.new not in FAILED, ch.id))
     tallies: dict[str, tuple[Tally, Tally]] = {}
     for side, results in ((0, old.results), (1, new.results)):
         for r in results:
@@ -174,8 +229,10 @@ def render_text(c: Comparison) -> str:
     if c.rules_differ:
         lines.append(terminal_safe(c.rules_note))
     lines.append("")
-    for _, heading, changes in c.sections:
-        lines.append(f"{heading}: {len(changes)}")
+    for key, heading, changes in c.sections:
+        if key.startswith("not_run") and not changes:
+            continue
+        lines.append(f"{terminal_safe(heading)}: {len(changes)}")
         for ch in changes:
             arrow = f"{ch.old or '-'} -> {ch.new or '-'}"
             lines.append(f"  {arrow:<18} {terminal_safe(ch.id)}")

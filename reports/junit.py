@@ -87,6 +87,9 @@ def render_junit(report: Report) -> str:
             ("rules.version", engine.rules_version),
             ("palconf", report.palconf),
             ("source", engine.source),
+            # whole, partial or unfinished, and in words (palconf.core.results_meta)
+            ("run.completeness", engine.completeness.state),
+            ("run.completeness.words", engine.completeness.words),
         ):
             ET.SubElement(props, "property", name=key, value=clean(value))
         for r in engine.results.values():

@@ -28,6 +28,7 @@ from palconf.core import FAILED, Outcome, Result, Tally
 from palconf.core.causes import shared_cause
 from palconf.core.outcomes import BASE, PROTOCOL, PROTOCOL_PREFIX
 from palconf.core.results_file import UNKNOWN_RULES
+from palconf.core.results_meta import Completeness, completeness
 
 from .mutants import Mutant
 from .names import slug
@@ -80,6 +81,9 @@ class EngineRun:
     rules_version: str = UNKNOWN_RULES  # the run's own (its meta line), never the checkout's
     colour: str = ""  # the engine's colour in charts and tags (`charts.run_marks`)
     shade: float = 1.0  # its opacity: older runs of one engine are lighter
+    #: whole, partial or unfinished (`palconf.core.results_meta`): its run's, read whole or
+    #: a summary of the site's (`reports.build` gives it)
+    completeness: Completeness = field(default_factory=lambda: completeness(None, 0))
 
     @property
     def meta_field(self) -> dict[str, str]:
@@ -127,15 +131,12 @@ class EngineRun:
         return [] if cause is None else cause.counts(lambda g: names.get(g, g))
 
     @property
-    def selected(self) -> int | None:
-        """How many cases the run selected (its meta line), if known."""
-        n = (self.meta or {}).get("cases")
-        return n if isinstance(n, int) and not isinstance(n, bool) else None
+    def selected(self) -> int | None:  # (its completeness's, as `unfinished`)
+        return self.completeness.selected
 
     @property
-    def unfinished(self) -> bool:
-        """The run stopped before every case it selected had a result."""
-        return self.selected is not None and len(self.results) < self.selected
+    def unfinished(self) -> bool:  # (its completeness's)
+        return self.completeness.unfinished
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -147,8 +148,9 @@ class EngineRun:
             "source": self.source,
             "meta": self.meta,
             "cases": len(self.results),
-            "selected": self.selected,
-            "unfinished": self.unfinished,
+            "selected": self.completeness.selected,
+            "unfinished": self.completeness.unfinished,
+            "completeness": self.completeness.to_json(),
             "totals": self.totals.to_json(),
             "keywords": {k: c.to_json() for k, c in self.keywords.items()},
             "lacks_keywords": self.lacks,

@@ -43,6 +43,7 @@ from palconf import __version__
 from palconf.core import Result, Tally
 from palconf.core.outcomes import OUTCOMES
 from palconf.core.results_file import ResultsFile
+from palconf.core.results_meta import summary_meta
 from palconf.core.safe_write import write_text_atomic
 
 from .compare import Change, Comparison
@@ -64,8 +65,10 @@ __all__ = [
 
 INDEX_DIR = ".palconf-site"
 INDEX_FORMAT = "palconf-site-index"
-#: Raised whenever what a summary or a step holds, or how it is counted, changes.
-INDEX_FORMAT_VERSION = 2
+#: Raised whenever what a summary or a step holds, or how it is counted, changes (2: a
+#: summary holds its cases' outcomes for the case histories; 3: steps hold the cases not run
+#: in one of the runs apart from new and removed ones).
+INDEX_FORMAT_VERSION = 3
 #: What every page has in place of its generation date while it is compared.
 GENERATED = "(generated)"
 
@@ -101,6 +104,10 @@ class RunSummary(ResultsFile):
     @property
     def engine_name(self) -> str:
         return self.name
+
+    @property
+    def result_count(self) -> int:
+        return self.cases
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -153,7 +160,7 @@ def summarise(run: ResultsFile, digest: str, lists: IdLists | None = None) -> Ru
     s = RunSummary(
         path=run.path,
         results=[],
-        meta=run.meta,
+        meta=summary_meta(run.meta),  # (without the ids a selection left out)
         duplicates=list(run.duplicates),
         lines=run.lines,
         duplicate_lines=run.duplicate_lines,
@@ -265,21 +272,19 @@ def step_from_json(data: Any, old: RunSummary, new: RunSummary) -> Comparison:
         return [Result.from_json(r) for r in found]
 
     c = Comparison(
-        old=_with_results(old, results("old_results")),
-        new=_with_results(new, results("new_results")),
+        old=replace(old, results=results("old_results")),
+        new=replace(new, results=results("new_results")),
         regressed=changes("regressed"),
         fixed=changes("fixed"),
         new_cases=changes("new"),
         removed=changes("removed"),
         changed=changes("changed"),
         unchanged=_tally(d.get("unchanged")),
+        not_run_old=changes("not_run_in_old"),
+        not_run_new=changes("not_run_in_new"),
     )
     c.keywords = keyword_changes(old, new)
     return c
-
-
-def _with_results(run: RunSummary, results: list[Result]) -> RunSummary:
-    return replace(run, results=results)
 
 
 def keyword_changes(old: RunSummary, new: RunSummary) -> list[tuple[str, Tally, Tally]]:
@@ -434,7 +439,7 @@ class SiteIndex:
             "runs": {Path(r.path).name: r.to_json() for r in runs},
             "pages": dict(sorted(pages.items())),
         }
-        write_text_atomic(self.path, json.dumps(data), inside=self.out)
+        write_text_atomic(self.path, json.dumps(data), inside=self.out)  # (UnsafeWrite: told)
         self.lists.save(r.ids_key for r in runs)
 
 

@@ -496,14 +496,23 @@ def test_compare_new_and_removed_cases() -> None:
     def line(i: str, o: str) -> str:
         return json.dumps({"id": i, "keywords": [], "clauses": [], "outcome": o, "message": ""})
 
-    old = parse_lines([line("a", "pass"), line("b", "fail"), line("gone", "pass")], "old")
-    new = parse_lines(
-        [line("a", "fail"), line("b", "pass"), line("fresh", "fail"), line("fresh2", "pass")], "new"
-    )
+    def meta(ids: list[str]) -> str:  # a whole run of the suite `ids`
+        return meta_line(run_meta("e", "1", [], "1.00", len(ids), suite=ids, selected=ids))
+
+    before = [line("a", "pass"), line("b", "fail"), line("gone", "pass")]
+    after = [line("a", "fail"), line("b", "pass"), line("fresh", "fail"), line("fresh2", "pass")]
+    old = parse_lines([meta(["a", "b", "gone"]), *before], "old")
+    new = parse_lines([meta(["a", "b", "fresh", "fresh2"]), *after], "new")
     c = compare(old, new)
     assert [x.id for x in c.regressed] == ["a"] and [x.id for x in c.fixed] == ["b"]
     assert [x.id for x in c.new_cases] == ["fresh", "fresh2"]  # the failing new case first
     assert [x.id for x in c.removed] == ["gone"]
+    assert c.not_run_old == [] and c.not_run_new == []
+    # files that do not record their suites (older ones): whether OLD's suite held `fresh`
+    # is unknown, so it is "not run in the older run", never "new"
+    c = compare(parse_lines(before, "old"), parse_lines(after, "new"))
+    assert [x.id for x in c.not_run_old] == ["fresh", "fresh2"] and c.new_cases == []
+    assert [x.id for x in c.not_run_new] == ["gone"] and c.removed == []
 
 
 def test_cli_report_and_compare(

@@ -17,6 +17,8 @@ import pytest
 from palconf import paths
 from palconf.cases.loader import Case, load_cases
 from palconf.cli import main
+from palconf.commands import suite_ids
+from palconf.registry import load as load_registry
 from palconf.running.terminal import Paint, Progress, progress_mode, use_color
 
 from .harness import ENGINES, PY, ROOT, read_results
@@ -27,6 +29,8 @@ VARIANT = f"{PY} {shlex.quote(str(ENGINES / 'variant.py'))}"
 #: how many cases `-k brave` selects: the corpus's count, not a number kept by hand
 BRAVE = sum("brave" in c.keywords for c in load_cases(paths.CASES))
 MUTANT = f"{PY} -m palconf.cli serve --mutant brave-ignored"
+#: how many cases the current rules version's suite holds (`-k brave` is a partial run of it)
+SUITE = len(suite_ids(load_cases(paths.CASES), load_registry(), load_registry().current))
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
@@ -41,7 +45,10 @@ def test_the_header_comes_first_and_the_verdict_last(capsys: pytest.CaptureFixtu
     assert BRAVE > 50
     assert out[0] == f"palconf: {BRAVE} case(s) of rules 1.00 against palconf-oracle 0.1.0"
     assert out[1].startswith("pass ") and out[BRAVE].startswith("pass ")
-    assert out[-1] == f"palconf: ok: {BRAVE} case(s): {BRAVE} pass (rules 1.00)"
+    assert out[-1] == (
+        f"palconf: ok: {BRAVE} case(s): {BRAVE} pass (rules 1.00) · partial: {BRAVE} of the "
+        f"suite's {SUITE} cases selected, by --keyword brave"
+    )
     assert out[-2].startswith("all cases") and out[-2].endswith("ok")
     table = out.index(next(line for line in out if line.startswith("keyword ")))
     assert table > BRAVE  # after the case lines

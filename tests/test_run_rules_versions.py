@@ -89,7 +89,9 @@ def test_an_engine_that_declares_nothing_is_tested_against_the_current_version(
     argv = ["run", "--progress", "none", "--results", str(results)]
     assert main([*argv, "--engine-cmd", _engine(tmp_path, None), "-k", "stealth"]) == 0
     out = capsys.readouterr().out
-    assert "of rules 1.01 against engine-100" in out and out.rstrip().endswith("(rules 1.01)")
+    last = out.rstrip().splitlines()[-1]  # (`-k stealth`: a partial run, and it says so)
+    assert "of rules 1.01 against engine-100" in out and "(rules 1.01) · partial: " in last
+    assert last.endswith(", by --keyword stealth")
     assert _meta(results)["rules_version"] == "1.01"
     rows = _rows(results)
     assert rows and all(r["outcome"] == "pass" for r in rows)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from palconf import paths
@@ -107,9 +109,31 @@ class BrokenCaseFiles(UsageError):
         self.errors = errors
 
 
+@dataclass
+class Selection:
+    """The cases the options select (`cases`), among every case of the folder (`everything`),
+    and the options that selected, as given (`by`: `--exclude taunt`; empty for all)."""
+
+    cases: list[Case]
+    everything: list[Case]
+    by: list[str]
+    excluded: int = 0  # how many of those `--keyword` and `--case` kept `--exclude` left out
+
+    @property
+    def rest(self) -> list[Case]:
+        """The cases of the folder the selection left out."""
+        chosen = {c.id for c in self.cases}
+        return [c for c in self.everything if c.id not in chosen]
+
+
 def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
-    """The cases the options select; a `UsageError` saying why when there are none or the
-    files cannot be loaded."""
+    """The cases the options select (`select`)."""
+    return select(args, registry).cases
+
+
+def select(args: argparse.Namespace, registry: Registry) -> Selection:
+    """The cases the options select, and what selected them; a `UsageError` saying why when
+    there are none or the files cannot be loaded."""
     unknown = [k for k in args.keyword if k not in registry.groups]
     if unknown:
         near = "".join(hint(k, registry.groups, 1) for k in unknown[:1])
@@ -134,6 +158,7 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
                 near = hint(pat, (c.id for c in everything))
                 print(f"warning: --case {pat!r} matches no case{near}", file=sys.stderr)
     exclude = getattr(args, "exclude", [])
+    left_out = 0
     if exclude:  # a pattern that leaves out nothing at all is a typo (`--exclude tuant`)
         idle = [p for p in exclude if not any(excluded(c, [p]) for c in everything)]
         if idle:
@@ -142,8 +167,13 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
                 f"group, clause or rule (in {folder})"
             )
         kept = [c for c in cases if not excluded(c, exclude)]
-        args.excluded = len(cases) - len(kept)
+        left_out = len(cases) - len(kept)
         cases = kept
+    by = (
+        [f"--keyword {k}" for k in args.keyword]
+        + [f"--case {shlex.quote(p)}" for p in args.case]
+        + [f"--exclude {shlex.quote(p)}" for p in exclude]
+    )
     if not cases:
         chosen = (
             [f"--keyword {k}" for k in args.keyword]
@@ -152,7 +182,7 @@ def select_cases(args: argparse.Namespace, registry: Registry) -> list[Case]:
         )
         near = "".join(hint(p, (c.id for c in everything)) for p in args.case[:1])
         raise UsageError(f"no case matches {' '.join(chosen)} (in {folder}){near}")
-    return cases
+    return Selection(cases, everything, by, left_out)
 
 
 def registry_or_exit() -> Registry:
@@ -211,6 +241,14 @@ def chosen_rules(registry: Registry, asked: str | None, declared: str | None = N
                 )
             return version
     return registry.current
+
+
+def suite_ids(cases: list[Case], registry: Registry, version: str) -> list[str]:
+    """The ids of the cases of rules `version`'s suite among `cases` (every case of the
+    folder: the suite a run's selection is made from, `palconf.cases.standing`)."""
+    from palconf.cases.standing import standing
+
+    return [c.id for c in cases if standing(c, registry, version).in_suite]
 
 
 def split_by_standing(

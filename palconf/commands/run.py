@@ -6,6 +6,7 @@ import argparse
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 from palconf import paths
 from palconf.cases.loader import Case
@@ -17,13 +18,15 @@ from palconf.commands import (
     case_file,
     chosen_rules,
     registry_or_exit,
-    select_cases,
+    select,
     split_by_standing,
+    suite_ids,
     warn_unfit,
 )
 from palconf.core import Engine, EngineFault, EngineInfo, Outcome, Result, terminal_safe
 from palconf.core.errors import ExitCode, UsageError
 from palconf.core.results_file import ResultsFile, ResultsWriter, run_meta
+from palconf.core.results_meta import completeness
 from palconf.core.safe_write import check_folder
 from palconf.core.text import stderr_tail
 from palconf.engines.options import (
@@ -195,7 +198,8 @@ def _start(engine: Engine | Workers, args: argparse.Namespace) -> None:
 
 def main(args: argparse.Namespace) -> int:
     registry = registry_or_exit()
-    cases = select_cases(args, registry)
+    selection = select(args, registry)
+    cases = selection.cases
     if args.resume and not args.results:
         raise UsageError("--resume needs --results FILE (the file to resume)")
     if args.update_expectations and not args.expectations:
@@ -281,19 +285,29 @@ def main(args: argparse.Namespace) -> int:
             max_fail=args.max_fail,
             resumed=earlier,
         )
+        meta = run_meta(
+            info.name,
+            info.version,
+            info.keywords,
+            rules,
+            len(cases),
+            # the suite: the selected cases of it, and those of it the selection left out
+            suite=suite | set(suite_ids(selection.rest, registry, rules)),
+            selected=selected,
+            by=selection.by,
+        )
+        meta["rules_unfit"] = len(unfit)  # the cases of rules `rules` not run (skipped)
+        if info.version != engine.info.version:
+            meta["engine"]["hello_version"] = engine.info.version
+        if args.label:
+            meta["label"] = args.label
         if out is not None:  # the meta line first; a resumed file keeps its own
-            meta = run_meta(info.name, info.version, info.keywords, rules, len(cases))
-            meta["rules_unfit"] = len(unfit)  # the cases of rules `rules` not run (skipped)
-            if info.version != engine.info.version:
-                meta["engine"]["hello_version"] = engine.info.version
-            if args.label:
-                meta["label"] = args.label
             out.write_meta(meta)
             run.subscribe(ResultsFileListener(out))
         print(
             f"palconf: {len(cases)} case(s) of rules {rules} against "
             f"{terminal_safe(info.name, 200)} {terminal_safe(info.version, 100)}"
-            + (f" ({args.excluded} left out by --exclude)" if getattr(args, "excluded", 0) else "")
+            + (f" ({selection.excluded} left out by --exclude)" if selection.excluded else "")
             + (f" ({others} of other rules versions only)" if others else ""),
             flush=True,
         )
@@ -314,7 +328,7 @@ def main(args: argparse.Namespace) -> int:
         engine.close()
         if out is not None:
             out.close()
-    return _finish(args, end, cases, expectations, info, registry, paint, out, (rules, unfit))
+    return _finish(args, end, cases, expectations, info, registry, paint, out, (rules, unfit), meta)
 
 
 def _interrupted(args: argparse.Namespace, run: CaseRun, registry: Registry, paint: Paint) -> None:
@@ -340,9 +354,11 @@ def _finish(
     paint: Paint,
     out: ResultsWriter | None,
     version: tuple[str, list[tuple[Case, str]]],
+    meta: dict[str, Any],
 ) -> int:
     """What a finished run prints after its results: the FAIL blocks, why it stopped, the
-    expectations' news, the report, the table and the verdict; the exit status."""
+    expectations' news, the report, the table and the verdict (marked when the selection
+    left cases of the suite out); the exit status."""
     results, mismatched = end.results, set(end.mismatched)
     news = [r for r in results if is_news(r, mismatched)]
     folder = args.cases or paths.CASES
@@ -386,12 +402,10 @@ def _finish(
         if report_after_run(
             readable,
             args.report,
-            info,
             results,
             registry,
-            len(cases),
+            meta,
             mixed_ok=args.resume_other_engine,
-            rules=version[0],
         ):
             return ExitCode.USAGE
     rules, unfit = version
@@ -410,7 +424,12 @@ def _finish(
             print(f"palconf: {hint}")
     if bad:
         print(_next_hint(args, results, cases))
-    print(verdict_line(results, len(cases), bad, registry, paint) + f" (rules {rules})")
+    partial = completeness(meta, len(results)).partial_words
+    print(
+        verdict_line(results, len(cases), bad, registry, paint)
+        + f" (rules {rules})"
+        + (f" · {terminal_safe(partial, 2000)}" if partial else "")
+    )
     return ExitCode.FAILED if bad or (args.strict and stale) else ExitCode.OK
 
 

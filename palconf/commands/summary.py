@@ -111,9 +111,8 @@ def print_summary(run: ResultsFile, registry: Registry, paint: Paint, groups: in
     )
 
     results = run.results
-    selected = run.meta.get("cases") if run.meta else None
-    if not isinstance(selected, int) or isinstance(selected, bool):
-        selected = len(results)
+    whole = run.completeness
+    selected = len(results) if whole.selected is None else whole.selected
     who = " ".join(p for p in (run.engine_name, run.engine_version) if p)
     extra = [x for x in (run.label, run.date) if x]
     print(
@@ -122,7 +121,8 @@ def print_summary(run: ResultsFile, registry: Registry, paint: Paint, groups: in
         + (f" ({terminal_safe(' · '.join(extra), 200)})" if extra else "")
         + f" · rules {terminal_safe(run.rules_version, 50)}"
         + f" · {len(results)} result(s)"
-        + (f" of {selected} selected: unfinished" if len(results) < selected else "")
+        + (f" of {selected} selected: unfinished" if whole.unfinished else "")
+        + (f" · {terminal_safe(whole.partial_words, 2000)}" if whole.partial else "")
     )
     print(render_table(results, registry, paint))
     reasons = skip_reasons(results)
@@ -133,7 +133,7 @@ def print_summary(run: ResultsFile, registry: Registry, paint: Paint, groups: in
     if lines:
         print("\nfailures by clause:")
         print("\n".join(f"  {line}" for line in lines))
-    bad = len(results) < selected or any(
+    bad = whole.unfinished or any(
         r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XPASS) for r in results
     )
     for line in (where_line(results, registry), xpass_hint(results)):

@@ -8,13 +8,18 @@ A results file holds one JSON object per case (`palconf.core.Result.to_json()`),
     {"meta": {"format": "palconf-results", "format_version": 1, "palconf": "0.1.0",
               "protocol": 1, "engine": {"name": "...", "version": "...", "keywords": [...]},
               "rules_version": "1.00", "date": "2026-08-01T12:00:00Z", "cases": 259,
-              "bounds": {"diffs": 50, "value_chars": 4000}}}
+              "bounds": {"diffs": 50, "value_chars": 4000},
+              "suite": {"cases": 341, "digest": "<sha256>"},
+              "selection": {"by": ["--exclude taunt"], "left_out": ["taunt-1", ...]}}}
 
 `palconf run` writes it once the engine has said hello, before any result: `engine` is what
 `hello` answered, `date` when the run started, `cases` how many cases it selected (a file
-with fewer results is an unfinished run), `bounds` what one result stores at most
+with fewer results is an *unfinished* run), `bounds` what one result stores at most
 (`palconf.core.outcomes.bounds`: differences, characters of a value; older files leave it
-out). A resumed run appends to the file and keeps its meta line.
+out). `suite` and `selection` say what the run's cases were selected from and what its
+selection left out (a *partial* run): `palconf.core.results_meta` tells them, and a run's
+completeness (whole, partial, unfinished). A resumed run appends to the file and keeps its
+meta line.
 
 **Reading** is a stream (`json_read.read_lines`): a line at a time, each at most
 `json_read.MAX_LINE_BYTES`, so a large file costs the results it holds, not its size; a
@@ -53,14 +58,21 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from palconf.core import json_read
 from palconf.core.errors import UsageError
-from palconf.core.outcomes import Outcome, Result, bounds
-from palconf.core.results_meta import FORMAT, FORMAT_VERSION, meta_problem
+from palconf.core.outcomes import Outcome, Result
+from palconf.core.results_meta import (
+    FORMAT,
+    FORMAT_VERSION,
+    Completeness,
+    completeness,
+    meta_problem,
+    run_meta,
+    utc_now,
+)
 from palconf.core.safe_write import Stream, open_stream
 from palconf.core.text import terminal_safe, without_surrogates
 
@@ -70,6 +82,7 @@ __all__ = [
     "META_KEY",
     "UNKNOWN_RULES",
     "NotResults",
+    "Completeness",
     "ResultsError",
     "ResultsFile",
     "ResultsWriter",
@@ -101,47 +114,6 @@ class NotResults(ResultsError):
 def is_transcript_header(obj: Any) -> bool:
     """Whether a JSON line is a transcript's first line (palconf.explain.transcript)."""
     return isinstance(obj, dict) and set(obj) == {"transcript"}
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def run_meta(
-    engine_name: str,
-    engine_version: str,
-    engine_keywords: Iterable[str],
-    rules_version: str,
-    cases: int,
-    date: str | None = None,
-) -> dict[str, Any]:
-    """The meta line's content for a run."""
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "palconf": _palconf_version(),
-        "protocol": 1,
-        "engine": {
-            "name": engine_name,
-            "version": engine_version,
-            "keywords": sorted(engine_keywords),
-        },
-        "rules_version": rules_version,
-        "date": date or utc_now(),
-        "cases": cases,
-        "bounds": bounds(),
-    }
-
-
-def _palconf_version() -> str:
-    """palconf's version (`palconf.__version__`, read from the installed package's metadata:
-    this module stays below the `palconf` package's face)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("palconf")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def meta_line(meta: dict[str, Any]) -> str:
@@ -201,6 +173,16 @@ class ResultsFile:
     @property
     def date(self) -> str:
         return str((self.meta or {}).get("date", ""))
+
+    @property
+    def result_count(self) -> int:
+        """How many results the run holds (a summary of it keeps the count alone)."""
+        return len(self.results)
+
+    @property
+    def completeness(self) -> Completeness:
+        """Whole, partial or unfinished (`results_meta.completeness`)."""
+        return completeness(self.meta, self.result_count)
 
     @property
     def rules_version(self) -> str:

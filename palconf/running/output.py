@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from palconf.core import EngineInfo, Result, terminal_safe
 from palconf.core.errors import UsageError
@@ -21,7 +21,6 @@ from palconf.core.results_file import (
     duplicates_warning,
     from_json_objects,
     read_results,
-    run_meta,
 )
 from palconf.core.safe_write import check_folder
 
@@ -88,25 +87,20 @@ def write_report(
 def report_after_run(
     results_path: Path | None,
     report_dir: Path,
-    info: EngineInfo,
     results: Sequence[Result],
     registry: Registry,
-    cases: int,
+    meta: dict[str, Any],
     mixed_ok: bool = False,
-    rules: str | None = None,
 ) -> int:
     """`palconf run --report DIR`: write the report once every case has run. With a results
     file (a regular one) the report is read back from it (its meta line, and a resumed run's
-    earlier results too); without one it is built from `results` in memory.
-    `rules`: the run's rules version (default: the registry's current one).
+    earlier results too); without one it is built from `results` in memory and the run's
+    `meta` (`palconf.core.results_file.run_meta`).
     Returns 0, or 2 after printing why the report could not be written."""
     try:
         if results_path is not None:
             run = read_results(results_path, mixed_ok=mixed_ok)
         else:
-            meta = run_meta(
-                info.name, info.version, info.keywords, rules or registry.current, cases
-            )
             run = from_json_objects((r.to_json() for r in results), meta)
     except UsageError as e:
         return _fail(str(e))
