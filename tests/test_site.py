@@ -266,3 +266,37 @@ def test_a_site_of_folded_ids_writes_one_page_each(
     site_text = "".join(q.read_text(encoding="utf-8") for q in out.rglob("*.html"))
     for p in case_pages:  # every page is linked from the site
         assert f"cases/{p.name}" in site_text, p.name
+
+
+def test_an_engine_page_of_many_runs_shows_the_newest_and_folds_the_older(
+    tmp_path: Path,
+) -> None:
+    """30 runs: the runs table holds the newest 20, the 10 older ones are folded above it
+    (each run in one table exactly once, oldest first), and the rows do not wrap (a phone
+    scrolls the table, the cells keep one line each); 25 runs are shown unfolded."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    meta = {"engine": {"name": "many", "version": ""}, "rules_version": "1.00"}
+    result = {"id": "taunt-x", "keywords": ["taunt"], "clauses": ["taunt.1"], "outcome": "pass"}
+    for runs, folded in ((30, 10), (25, 0)):
+        for f in folder.iterdir():
+            f.unlink()
+        for v in range(runs):
+            m = {**meta, "engine": {"name": "many", "version": f"1.{v}"}}
+            (folder / f"1.{v}.jsonl").write_text(
+                meta_line(m) + json.dumps(result) + "\n", encoding="utf-8"
+            )
+        out = tmp_path / f"site-{runs}"
+        assert cli(["site", str(folder), "--out", str(out)]) == 0
+        page = (out / "engines" / "many.html").read_text(encoding="utf-8")
+        tables = re.findall(r'<table class="runs">(.*?)</table>', page, re.S)
+        versions = [re.findall(r"<tr><td>(1\.\d+)", t) for t in tables]
+        assert [v for t in versions for v in t] == [f"1.{v}" for v in range(runs)]
+        if folded:
+            assert re.search(
+                rf"<details class=\"older-runs\"><summary>The {folded} older runs", page
+            )
+            assert [len(t) for t in versions] == [folded, runs - folded]
+        else:
+            assert '<details class="older-runs">' not in page and len(versions) == 1
+    assert "table.runs td { white-space: nowrap; }" in page
