@@ -26,6 +26,7 @@ from .site_checks import strings
 
 if TYPE_CHECKING:
     from palconf.core import Result
+    from palconf.core.results_meta import Completeness
 
 __all__ = ["ABSENT", "LETTERS", "HeldRun", "IdLists", "Span", "case_histories", "letters_of"]
 
@@ -42,6 +43,14 @@ LETTERS = {
 assert set(LETTERS) == set(OUTCOMES), "every outcome has its letter"
 OUTCOME_OF = {letter: outcome for outcome, letter in LETTERS.items()}
 ABSENT = "-"  # the run does not hold the case
+LEFT_OUT = "~"  # a partial run does not hold it (its selection left cases of the suite out)
+NOT_REACHED = "."  # an unfinished run does not hold it (it stopped before every case)
+#: How a case page names a span of runs without the case, and what it says of them.
+ABSENCES = {
+    ABSENT: ("absent", "not in these runs"),
+    LEFT_OUT: ("not run", "partial runs: their selection left cases of the suite out"),
+    NOT_REACHED: ("no result", "unfinished runs: they stopped before every case they selected"),
+}
 
 
 class HeldRun(Protocol):
@@ -56,6 +65,9 @@ class HeldRun(Protocol):
 
     @property
     def date(self) -> str: ...
+
+    @property
+    def completeness(self) -> Completeness: ...
 
 
 class IdLists:
@@ -126,11 +138,18 @@ def check_letters(letters: Any, ids: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class Span:
-    """Consecutive runs of an engine with one outcome for a case (None: not in them)."""
+    """Consecutive runs of an engine with one outcome for a case (None: not in them, and
+    `absence` says why: `ABSENCES`)."""
 
     first: str  # the first run's version (`run_label`)
     last: str | None  # the last run's; None while it lasts (up to the latest run)
     outcome: str | None
+    absence: str = ""  # ABSENT, LEFT_OUT or NOT_REACHED when outcome is None
+
+    @property
+    def absent_words(self) -> tuple[str, str]:
+        """(what the page calls runs without the case, why they have none)."""
+        return ABSENCES.get(self.absence, ABSENCES[ABSENT])
 
     @property
     def words(self) -> str:
@@ -140,7 +159,7 @@ class Span:
         return self.first if self.last == self.first else f"{self.first}–{self.last}"
 
     def to_json(self) -> list[Any]:
-        return [self.first, self.last, self.outcome]
+        return [self.first, self.last, self.outcome, self.absence]
 
 
 def run_label(run: HeldRun) -> str:
@@ -158,12 +177,13 @@ def case_histories(runs: Sequence[HeldRun], wanted: Iterable[str]) -> dict[str, 
     before: HeldRun | None = None
     for i, run in enumerate(runs):
         changed: Iterable[tuple[str, str]]
-        if before is not None and run.ids is before.ids:
+        absent = absence(run)
+        if before is not None and run.ids is before.ids and absent == absence(before):
             old = before.letters
             changed = [(run.ids[p], c) for p, c in enumerate(run.letters) if c != old[p]]
         else:
             held = dict(zip(run.ids, run.letters, strict=True))
-            changed = [(cid, held.get(cid, ABSENT)) for cid in current]
+            changed = [(cid, held.get(cid, absent)) for cid in current]
         for cid, letter in changed:
             found = current.get(cid)
             if found is None or found[1] == letter:
@@ -178,5 +198,13 @@ def case_histories(runs: Sequence[HeldRun], wanted: Iterable[str]) -> dict[str, 
     return spans
 
 
+def absence(run: HeldRun) -> str:
+    """The letter of a case a run does not hold: NOT_REACHED when the run is unfinished,
+    LEFT_OUT when it is partial, else ABSENT."""
+    c = run.completeness
+    return NOT_REACHED if c.unfinished else LEFT_OUT if c.partial else ABSENT
+
+
 def _span(first: str, last: str | None, letter: str) -> Span:
-    return Span(first, last, OUTCOME_OF.get(letter))
+    outcome = OUTCOME_OF.get(letter)
+    return Span(first, last, outcome, "" if outcome is not None else letter)

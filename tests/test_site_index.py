@@ -404,6 +404,41 @@ def test_a_history_is_spans_of_one_outcome_the_last_one_open() -> None:
     assert more == {cid: got[cid] for cid in ("a", "b")}
 
 
+def test_a_history_says_why_a_run_has_no_result_for_a_case() -> None:
+    """A case a run does not hold: "not run" in a partial run (its selection left cases out),
+    "no result" in an unfinished one (it stopped early), "absent" in a whole run (not in its
+    suite); two runs of the same ids but of different completeness are told apart."""
+    lists = IdLists()
+    _, ab = lists.held(["a", "b"])
+    _, a = lists.held(["a"])
+
+    def run(version: str, ids: tuple[str, ...], letters: str, **meta: Any) -> RunSummary:
+        s = summary(version, ids, letters)
+        s.meta = {**(s.meta or {}), **meta}
+        s.cases = len(ids)
+        return s
+
+    suite = {"cases": 2, "digest": "d"}
+    left_out = {"by": ["--exclude b"], "left_out_count": 1}
+    history = [
+        run("0.1", ab, "pp", suite=suite, cases=2),
+        run("0.2", a, "p", suite=suite, cases=1, selection=left_out),  # partial
+        run("0.3", a, "p", suite=suite, cases=2),  # unfinished: 1 of 2
+        run("0.4", a, "p", suite={"cases": 1, "digest": "e"}, cases=1),  # b not in the suite
+        run("0.5", ab, "pp", suite=suite, cases=2),
+    ]
+    spans = case_histories(history, {"b"})["b"]
+    assert [
+        (s.words, s.outcome, s.absent_words[0] if s.outcome is None else "") for s in spans
+    ] == [
+        ("0.1", "pass", ""),
+        ("0.2", None, "not run"),
+        ("0.3", None, "no result"),
+        ("0.4", None, "absent"),
+        ("since 0.5", "pass", ""),
+    ]
+
+
 def test_an_engine_page_keeps_its_newest_steps_and_full_archives_never_change(
     results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
 ) -> None:
