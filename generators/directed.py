@@ -95,7 +95,9 @@ BOARD: dict[str, Any] = {
                     "kind": "pal",
                     "power": 3000,
                     "strike": 1,
-                    "abilities": [{"when": "attack", "effect": _PUMP_CHOSEN}],
+                    # a written cost on a triggered ability is no cost (I-30): activating
+                    # it is wrong-kind whatever the energy
+                    "abilities": [{"when": "attack", "cost": 2, "effect": _PUMP_CHOSEN}],
                 },
                 {"id": "a7", "kind": "pal", "power": 3100, "strike": 1, "state": "rest"},
                 {"id": "a8", "kind": "pal", "power": 2900, "strike": 1, "keywords": ["Stealth"]},

@@ -271,11 +271,20 @@ def test_parallel_sweep_gives_the_same_verdicts() -> None:
 @pytest.mark.slow
 def test_every_mutant_is_killed_by_the_case_suite(suite: list[Case]) -> None:
     """The suite's strength: what `palconf mutants` gates CI on. A mutant killed only by an
-    engine error would be a broken mutant, not a misreading: every kill is a `fail`."""
+    engine error would be a broken mutant, not a misreading: every kill is a `fail`, but for
+    the few whose misreading is an answer the contract counts as `error` (`killed_as`)."""
     s = sweep(MUTANTS.values(), suite)
     assert [o.mutant.name for o in s.survivors] == []
-    errors = [(o.mutant.name, r.id) for o in s.outcomes for r in o.kills if r.outcome != "fail"]
+    errors = [
+        (o.mutant.name, r.id, r.outcome)
+        for o in s.outcomes
+        for r in o.kills
+        if r.outcome != o.mutant.killed_as
+    ]
     assert errors == []
+    assert {m.name for m in MUTANTS.values() if m.killed_as != "fail"} == {
+        "errors-action-not-object-bad-request"
+    }
 
 
 # ---------------------------------------------------------------- minimality and scores

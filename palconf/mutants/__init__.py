@@ -96,6 +96,10 @@ class Mutant:
     #: the protocol layer it speaks through: `Session`, or for a `session_mutant` the
     #: subclass that carries the misreading (`rules` is then the oracle's own)
     session: type[Session] = Session
+    #: the outcome of the cases that kill it: `fail`, or `error` for a misreading whose
+    #: answer is one the contract counts as the engine leaving the protocol (an error where
+    #: a refusal is due: docs/INTERPRETING.md)
+    killed_as: str = "fail"
 
     @property
     def keyword(self) -> str:
@@ -181,7 +185,9 @@ def keyword_mutant(name: str, clause: str, misreading: str) -> Callable[[K], K]:
     return deco
 
 
-def session_mutant(name: str, clause: str, misreading: str) -> Callable[[S], S]:
+def session_mutant(
+    name: str, clause: str, misreading: str, killed_as: str = "fail"
+) -> Callable[[S], S]:
     """Register a subclass of the protocol layer `Session` (oracle/protocol.py) overriding
     one method as the mutant `name`: a misreading of the wire (P-errors) or of what a new
     `setup` keeps of the game before. Its game is the oracle's."""
@@ -196,6 +202,7 @@ def session_mutant(name: str, clause: str, misreading: str) -> Callable[[S], S]:
                 Rules,
                 "overrides Session." + ", Session.".join(methods),
                 session=cls,
+                killed_as=killed_as,
             )
         )
         return cls

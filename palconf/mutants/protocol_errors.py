@@ -277,6 +277,7 @@ class UnsupportedSetupDropsGame(Session):
     "P-errors",
     "An act whose action is not an object (a string, a list, a number) is answered "
     "bad-request, as a request it cannot use, rather than refused as a malformed action.",
+    killed_as="error",  # an act answered with an error other than `illegal`
 )
 class ActionNotObjectBadRequest(Session):
     def handle(self, request: Any) -> dict[str, Any]:

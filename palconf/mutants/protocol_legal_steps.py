@@ -361,14 +361,18 @@ class LegalInterruptEnergyWayWithoutEnergy(Rules):
 )
 class LegalUnpayableActivations(Rules):
     def legal(self) -> list[dict[str, Any]]:
-        g = self.state
-        p = g.active if g.step == "main" else g.priority
-        if p is None or g.step == "over":
-            return super().legal()
-        rich = g.copy()
-        rich.energy[p] += 1000
-        extra = [a for a in _legal_on(self, rich) if a["do"] == "activate"]
-        return _union(super().legal(), extra)
+        return _union(super().legal(), _unpayable(self, "activate"))
+
+
+def _unpayable(rules: Rules, do: str) -> list[dict[str, Any]]:
+    """The `do` actions LEGAL would list if the player to act had energy enough for any."""
+    g = rules.state
+    p = g.active if g.step == "main" else g.priority
+    if p is None or g.step == "over":
+        return []
+    rich = g.copy()
+    rich.energy[p] += 1000
+    return [a for a in _legal_on(rules, rich) if a["do"] == do]
 
 
 @mutant(
@@ -378,14 +382,7 @@ class LegalUnpayableActivations(Rules):
 )
 class LegalUnpayableEvents(Rules):
     def legal(self) -> list[dict[str, Any]]:
-        g = self.state
-        p = g.active if g.step == "main" else g.priority
-        if p is None or g.step == "over":
-            return super().legal()
-        rich = g.copy()
-        rich.energy[p] += 1000
-        extra = [a for a in _legal_on(self, rich) if a["do"] == "play"]
-        return _union(super().legal(), extra)
+        return _union(super().legal(), _unpayable(self, "play"))
 
 
 @mutant(
