@@ -166,7 +166,7 @@ def _why_not_run(run: ResultsFile, other: ResultsFile) -> str:
     c = run.completeness
     if not c.suite_known:
         return "its results file does not record its suite"
-    reasons = [w for w in (c.partial_words, c.unfinished_words) if w]
+    reasons = [c.words] if c.words else []
     if c.digest == other.completeness.digest:
         reasons.append("the same suite as the other run")
     return "; ".join(reasons) or "in its suite, no result"

@@ -115,17 +115,14 @@ def meta_problem(meta: dict[str, Any]) -> str | None:
     0, a format or format version it does not read), or None. Fields are checked where
     present: a meta line that leaves one out is read as before."""
 
-    def shown(value: Any) -> str:
-        return terminal_safe(json_read.dumps_strict(value), 60)
-
     for key in _TEXT:
         if key in meta and not isinstance(meta[key], str):
-            return f"`{key}` must be a string, not {shown(meta[key])}"
+            return f"`{key}` must be a string, not {_shown(meta[key])}"
     if "format" in meta and meta["format"] != FORMAT:
-        return f"`format` is {shown(meta['format'])}: not a palconf results file ({FORMAT!r})"
+        return f"`format` is {_shown(meta['format'])}: not a palconf results file ({FORMAT!r})"
     version = meta.get("format_version", FORMAT_VERSION)
     if not _count(version) or version < 1:
-        return f"`format_version` must be a whole number from 1, not {shown(version)}"
+        return f"`format_version` must be a whole number from 1, not {_shown(version)}"
     if version > FORMAT_VERSION:
         return (
             f"`format_version` is {version}: written by a newer palconf (this one reads "
@@ -133,10 +130,10 @@ def meta_problem(meta: dict[str, Any]) -> str | None:
         )
     for key in ("cases", "protocol"):
         if key in meta and not _count(meta[key]):
-            return f"`{key}` must be a whole number from 0, not {shown(meta[key])}"
+            return f"`{key}` must be a whole number from 0, not {_shown(meta[key])}"
     found = meta.get("bounds", {})
     if not isinstance(found, dict) or not all(_count(v) for v in found.values()):
-        return f"`bounds` must be an object of whole numbers from 0, not {shown(found)}"
+        return f"`bounds` must be an object of whole numbers from 0, not {_shown(found)}"
     problem = _suite_problem(meta)
     if problem:
         return problem
@@ -147,11 +144,16 @@ def meta_problem(meta: dict[str, Any]) -> str | None:
         return "`engine` must be an object"
     for key in _ENGINE_TEXT:
         if key in engine and not isinstance(engine[key], str):
-            return f"`engine.{key}` must be a string, not {shown(engine[key])}"
+            return f"`engine.{key}` must be a string, not {_shown(engine[key])}"
     words = engine.get("keywords", [])
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        return f"`engine.keywords` must be a list of strings, not {shown(words)}"
+        return f"`engine.keywords` must be a list of strings, not {_shown(words)}"
     return None
+
+
+def _shown(value: Any) -> str:
+    """A value of a meta line as a message quotes it: JSON, safe for a terminal, short."""
+    return terminal_safe(json_read.dumps_strict(value), 60)
 
 
 def _count(value: Any) -> bool:
@@ -161,28 +163,25 @@ def _count(value: Any) -> bool:
 def _suite_problem(meta: dict[str, Any]) -> str | None:
     """Why `suite` or `selection` (where present) is not what `selection_meta` writes."""
 
-    def shown(value: Any) -> str:
-        return terminal_safe(json_read.dumps_strict(value), 60)
-
     suite = meta.get("suite")
     if suite is not None:
         if not isinstance(suite, dict):
-            return f"`suite` must be an object, not {shown(suite)}"
+            return f"`suite` must be an object, not {_shown(suite)}"
         if not _count(suite.get("cases")):
-            return f"`suite.cases` must be a whole number from 0, not {shown(suite.get('cases'))}"
+            return f"`suite.cases` must be a whole number from 0, not {_shown(suite.get('cases'))}"
         if not isinstance(suite.get("digest"), str):
-            return f"`suite.digest` must be a string, not {shown(suite.get('digest'))}"
+            return f"`suite.digest` must be a string, not {_shown(suite.get('digest'))}"
     selection = meta.get("selection")
     if selection is None:
         return None
     if not isinstance(selection, dict):
-        return f"`selection` must be an object, not {shown(selection)}"
+        return f"`selection` must be an object, not {_shown(selection)}"
     for key in ("by", "left_out"):
         found = selection.get(key, [])
         if not isinstance(found, list) or not all(isinstance(v, str) for v in found):
-            return f"`selection.{key}` must be a list of strings, not {shown(found)}"
+            return f"`selection.{key}` must be a list of strings, not {_shown(found)}"
     if not _count(found := selection.get("left_out_count", 0)):
-        return f"`selection.left_out_count` must be a whole number from 0, not {shown(found)}"
+        return f"`selection.left_out_count` must be a whole number from 0, not {_shown(found)}"
     return None
 
 
