@@ -1,7 +1,7 @@
 """Reading one case file up to its TOML table: regular files only (never blocking on a
 FIFO), at most `MAX_BYTES`, UTF-8 text (a BOM, UTF-16/32, NUL or Latin-1 each get their own
-message), then TOML with the line and column of a syntax error. Every problem is a
-`CaseError`; `loader` goes on from the table."""
+message), then TOML (tomli's answer: `toml_parse`) with the line and column of a syntax
+error. Every problem is a `CaseError`; `loader` goes on from the table."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 
 import tomli
 
+from palconf.cases import toml_parse
 from palconf.cases.checks import locate
 from palconf.cases.depth import may_be_too_deep, scan_lines, too_deep, too_deep_error
 from palconf.cases.errors import CaseError
@@ -226,7 +227,7 @@ def _first_foreign(data: Any, file: str, text: str) -> CaseError | None:
 
 def _parse(text: str, file: str) -> dict[str, Any] | CaseError:
     try:
-        data = tomli.loads(text)
+        data = toml_parse.loads(text)  # tomli's table or error (rtoml reads it, if it may)
     except tomli.TOMLDecodeError as e:
         return _syntax_error(e, file, text)
     except RecursionError:
