@@ -70,7 +70,7 @@ def rtoml_may_differ(text: str) -> bool:
 @functools.lru_cache(maxsize=1024)  # (the suite's 1372 files have 160 sequences of headers)
 def _lines_may_differ(lines: tuple[tuple[str, str, str], ...]) -> bool:
     """Whether a line that starts with `=`, or a table header, may be read otherwise."""
-    made: set[str] = set()  # tables made by the headers below them, outside array items begun
+    made: set[str] = set()  # tables a header below them made (those of earlier items dropped)
     for double, key, after in lines:
         if after != "]":  # a line that starts with `=`, or a header rtoml may read otherwise
             return True
