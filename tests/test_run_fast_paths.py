@@ -243,7 +243,7 @@ def test_the_fast_path_vouches_for_nothing_the_full_walks_would_name(seen: list[
         lambda o: o["players"]["A"]["graveyard"].append(sid),  # in the wrong list too
         lambda o: o.__setitem__("step", "block"),  # no attack under way
         lambda o: o.__setitem__("winner", "A"),  # a winner in the main step
-        lambda o: o["players"]["A"].__setitem__("hand", tuple(a_hand)),  # not a list
+        lambda o: o["players"]["A"].__setitem__("hand", ",".join(a_hand) or "x"),  # a string
         lambda o: o["players"].__setitem__(1, o["players"].pop("B")),  # a key not a string
     ]
     for change in breaks:
@@ -280,6 +280,15 @@ def test_the_typed_walk_vouches_only_for_equal_texts(a: Any, b: Any) -> None:
         )
 
 
+@settings(max_examples=300, deadline=None)
+@given(VALUES)
+def test_the_typed_walk_vouches_for_a_value_and_its_copy_as_the_texts_do(a: Any) -> None:
+    b = copy.deepcopy(a)
+    assert _outcome(state_changes, a, b) == _outcome(_old_state_changes, a, b)
+    if _identical(a, b):
+        assert _outcome(canonical, a)[0] == "value" and canonical(a) == canonical(b)
+
+
 def test_the_typed_walk_leaves_what_json_reads_otherwise_to_the_texts() -> None:
     """Values Python finds equal and JSON does not, and values JSON cannot write."""
     for a, b in [
@@ -290,6 +299,8 @@ def test_the_typed_walk_leaves_what_json_reads_otherwise_to_the_texts() -> None:
         ({"1": 1}, {1: 1}),
         ({"a": 1, "b": 2}, {"b": 2, "a": 1}),  # the same text, found by `canonical`
         (10**700, 10**700),  # too long to write: `canonical` raises, as before
+        ({"a": 10**700}, {"a": 10**700}),
+        ([-(10**700)], [-(10**700)]),
         ({"a": {1, 2}}, {"a": {1, 2}}),
     ]:
         assert not _identical(a, b)
@@ -312,6 +323,23 @@ def test_compare_says_what_its_walk_says_on_mutated_states(
         full = _outcome(_compare, expected, observed, subset, "")
         assert _outcome(lambda e, o: compare(e, o, subset=subset), expected, observed) == full
         assert _agrees(expected, observed, subset) == (full == ("value", []))
+
+
+class _Unnamed:
+    """A key that cannot be written as a path: `_compare` raises where it makes one."""
+
+    def __str__(self) -> str:
+        raise ValueError("no name")
+
+
+def test_compare_makes_the_paths_its_walk_makes() -> None:
+    key = _Unnamed()
+    for expected, observed in [({key: {"a": 1}}, {key: {"a": 1}}), ({key: [1]}, {key: [1]})]:
+        for subset in (True, False):
+            full = _outcome(_compare, expected, observed, subset, "")
+            assert full == ("raised", ("ValueError", "no name"))
+            got = _outcome(lambda e, o, s=subset: compare(e, o, subset=s), expected, observed)
+            assert got == full
 
 
 # ------------------------------------------------------ one test for the usual reply
@@ -364,6 +392,16 @@ def test_the_usual_reply_is_checked_as_every_reply_is(reply: Any, skips: bool, s
         state = {"state": _Dict(reply) if sub else reply, "ok": True}
         for r in (state, {**state, "state": json.loads(json.dumps(reply))}):
             assert _outcome(core_engine.observed_of, r, 3) == _outcome(_old_observed_of, r, 3)
+
+
+def test_an_observed_without_each_field_is_refused_as_before(seen: list[Seen]) -> None:
+    state = seen[0][0]
+    for key in OBSERVED_KEYS:
+        reply = {"ok": True, "state": {k: v for k, v in state.items() if k != key}}
+        got = _outcome(core_engine.observed_of, reply, 2)
+        assert got == _outcome(_old_observed_of, reply, 2) and got[0] == "raised"
+    reply = {"ok": True, "state": state}
+    assert core_engine.observed_of(reply, 2) is state
 
 
 def test_each_step_is_checked_against_the_expectation_listed_first_after_it(

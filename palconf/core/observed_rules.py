@@ -73,7 +73,8 @@ def keeps_the_rules(observed: Mapping[str, Any], game: Mapping[str, Printed]) ->
     """The fast path of `observed_problems`: True only when the full walks would find
     nothing (the same tests in one pass, unsorted, no `Diff` made); False when they may find
     something, or raise: on any value the full walks could not sort or read the same way
-    (keys that are not strings, zone lists that are not lists, a field missing), it says
+    (keys that are not strings, a `cards` or `structures` that is not a dict, a field
+    missing), it says
     False and leaves the answer to them. tests/test_observed_fast_path.py holds it to them."""
     try:
         return _keeps_the_rules(observed, game)
@@ -108,10 +109,7 @@ def _keeps_the_rules(observed: Mapping[str, Any], game: Mapping[str, Printed]) -
         if type(player) is not str or type(pdata) is not dict:
             return False
         for zone in PLAYER_ZONES:
-            listed = pdata[zone]
-            if type(listed) is not list:
-                return False
-            for cid in listed:
+            for cid in pdata[zone]:
                 card = cards.get(cid)
                 if card is None or cid in placed:
                     return False
@@ -123,7 +121,7 @@ def _keeps_the_rules(observed: Mapping[str, Any], game: Mapping[str, Printed]) -
             return False
         for sid, held in structures.items():
             card = cards.get(sid)
-            if type(sid) is not str or type(held) is not list or card is None or sid in placed:
+            if type(sid) is not str or card is None or sid in placed:
                 return False
             if not (card["owner"] == player and card["zone"] == "structures"):
                 return False
