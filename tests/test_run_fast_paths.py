@@ -142,7 +142,7 @@ def _swapped(v: Any) -> Any:
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, int):
-        return bool(v) if v in (0, 1) else float(v)
+        return bool(v) if v in (0, 1) else float(v) if abs(v) < 2**53 else str(v)
     if isinstance(v, list):
         return tuple(v)
     if isinstance(v, str):
@@ -206,7 +206,7 @@ def test_observed_problems_fast_and_full_agree_on_mutated_replies(seen: list[See
         ] += 1
 
     check()
-    assert found["broken"] > 500 and found["raised"] > 50, found
+    assert found["broken"] > 200 and found["raised"] > 50, found
 
 
 @settings(max_examples=300, deadline=None)
@@ -322,7 +322,8 @@ def test_compare_says_what_its_walk_says_on_mutated_states(
     for expected in ({k: original[k] for k in keys}, original):
         full = _outcome(_compare, expected, observed, subset, "")
         assert _outcome(lambda e, o: compare(e, o, subset=subset), expected, observed) == full
-        assert _agrees(expected, observed, subset) == (full == ("value", []))
+        if full[0] == "value":  # (else `_agrees` raised it: `compare` gave it, as above)
+            assert _agrees(expected, observed, subset) == (full[1] == [])
 
 
 class _Unnamed:
