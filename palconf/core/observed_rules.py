@@ -74,8 +74,8 @@ def keeps_the_rules(observed: Mapping[str, Any], game: Mapping[str, Printed]) ->
     nothing (the same tests in one pass, unsorted, no `Diff` made); False when they may find
     something, or raise: on any value the full walks could not sort or read the same way
     (keys that are not strings, a `cards` or `structures` that is not a dict, a field
-    missing), it says
-    False and leaves the answer to them. tests/test_observed_fast_path.py holds it to them."""
+    missing), it says False and leaves the answer to them. tests/test_run_fast_paths.py
+    holds it to them."""
     try:
         return _keeps_the_rules(observed, game)
     except Exception:  # (the full walks meet the same value: theirs is the answer)
