@@ -36,6 +36,7 @@ from palconf.core.engine import (
 )
 from palconf.core.observed_rules import Printed, keeps_the_rules, observed_problems, printed_cards
 from palconf.engines.oracle_engine import OracleEngine
+from palconf.running import runner
 from palconf.running.supervisor import run_cases
 
 from .test_protocol_schemas import _paths
@@ -82,8 +83,6 @@ def seen(suite: list[Case]) -> list[Seen]:
     def spy(observed: Any, game: Any) -> Any:
         out.append((copy.deepcopy(observed), dict(game)))
         return real(observed, game)
-
-    import palconf.running.runner as runner
 
     mp = pytest.MonkeyPatch()
     mp.setattr(runner, "observed_problems", spy)
