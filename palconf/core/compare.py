@@ -38,10 +38,15 @@ class Missing:
 MISSING: Final = Missing()
 
 
+#: `canonical`'s encoder, made once (`json.dumps` with these options makes one per call)
+_CANONICAL: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(value: Any) -> str:
     """The canonical JSON text of a value: keys sorted, no spaces. Equal texts mean equal
-    JSON values, types included (`1` and `1.0` and `true` all differ)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    JSON values, types included (`1` and `1.0` and `true` all differ). (What
+    `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` gives.)"""
+    return _CANONICAL.encode(value)
 
 
 def show(value: Any) -> str:
@@ -112,7 +117,38 @@ def compare(expected: Any, observed: Any, *, subset: bool, path: str = "") -> li
     Objects are compared key by key. With `subset` (a case's expectation), only the keys
     `expected` writes are checked; without it (the fuzzer; a refused action's before and
     after), a key on either side only is a difference too. Lists are multisets of typed
-    values, shown sorted; everything else must be the same JSON value."""
+    values, shown sorted; everything else must be the same JSON value.
+
+    (`_agrees` answers first, making no path and no list: the walk that names each
+    difference runs only when it says there may be one.)"""
+    if _agrees(expected, observed, subset):
+        return []
+    return _compare(expected, observed, subset, path)
+
+
+def _agrees(expected: Any, observed: Any, subset: bool) -> bool:
+    """Whether `_compare` finds no difference: the same tests in the same order, stopping at
+    the first that fails (False, and `_compare` says what it is). A key that is not a
+    string is left to `_compare` (which makes a path of it)."""
+    if isinstance(expected, dict) and isinstance(observed, dict):
+        for key, value in expected.items():
+            if key not in observed:
+                return False
+            got = observed[key]
+            if (
+                type(value) is type(got)
+                and not isinstance(value, (dict, list))
+                and bool(value == got)
+            ):
+                continue
+            if type(key) is not str or not _agrees(value, got, subset):
+                return False
+        return subset or all(k in expected for k in observed)
+    return same(expected, observed)
+
+
+def _compare(expected: Any, observed: Any, subset: bool, path: str) -> list[Diff]:
+    """`compare`'s walk: each difference, with its path."""
     if isinstance(expected, dict) and isinstance(observed, dict):
         diffs: list[Diff] = []
         for key, value in expected.items():
@@ -124,7 +160,7 @@ def compare(expected: Any, observed: Any, *, subset: bool, path: str = "") -> li
                     and bool(value == got)
                 ):
                     continue  # an equal scalar, as `same` says: no path to make
-                diffs += compare(value, got, subset=subset, path=_join(path, str(key)))
+                diffs += _compare(value, got, subset, _join(path, str(key)))
             else:
                 diffs.append(Diff(_join(path, str(key)), value, MISSING))
         if not subset:
@@ -143,10 +179,65 @@ def compare(expected: Any, observed: Any, *, subset: bool, path: str = "") -> li
 
 def state_changes(before: Any, after: Any) -> list[Diff]:
     """Every field where two OBSERVED states differ (both ways: nothing may appear or
-    vanish); `expected` is the value before."""
-    if canonical(before) == canonical(after):  # fast path: the common case
+    vanish); `expected` is the value before. (Two states alike node for node, with the
+    same types, keys in the same order, only JSON's own types and no float, have the same
+    canonical text: `_identical` says so without encoding either.)"""
+    try:
+        if _identical(before, after):  # the common case: a refused step changed nothing
+            return []
+    except RecursionError:  # (too deep to walk: `canonical` raises as it always did)
+        pass
+    if canonical(before) == canonical(after):
         return []
     return compare(before, after, subset=False)
+
+
+#: ints below this in size have fewer digits than any limit of int-to-text conversion
+#: (`sys.set_int_max_str_digits`: 640 at least), so `canonical` never refuses them
+_SHORT: Final = 10**600
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """True only when `canonical(a) == canonical(b)`, neither raising: the same exact types
+    (dict, list, str, int, bool, None; string keys) node for node, in the same order, and
+    equal leaves (ints of fewer than 600 digits). False says nothing (a float, a tuple, keys
+    in another order: the texts may still be equal, and `canonical` decides)."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        if len(a) != len(b):
+            return False
+        for (ka, va), (kb, vb) in zip(a.items(), b.items(), strict=True):
+            if type(ka) is not str or type(kb) is not str or ka != kb:
+                return False
+            leaf = type(va)
+            if leaf is str or leaf is bool or va is None:
+                if leaf is not type(vb) or va != vb:
+                    return False
+            elif leaf is int:
+                if type(vb) is not int or va != vb or not -_SHORT < va < _SHORT:
+                    return False
+            elif not _identical(va, vb):
+                return False
+        return True
+    if kind is list:
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b, strict=True):
+            leaf = type(x)
+            if leaf is str or leaf is bool or x is None:
+                if leaf is not type(y) or x != y:
+                    return False
+            elif leaf is int:
+                if type(y) is not int or x != y or not -_SHORT < x < _SHORT:
+                    return False
+            elif not _identical(x, y):
+                return False
+        return True
+    if kind is int:
+        return bool(a == b and -_SHORT < a < _SHORT)
+    return (kind is str or kind is bool or a is None) and a == b
 
 
 def legal_diffs(expected: Iterable[Any], observed: Any) -> list[Diff]:

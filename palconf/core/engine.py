@@ -27,6 +27,7 @@ OBSERVED_KEYS = (
     "players",
     "cards",
 )
+_OBSERVED_SET = frozenset(OBSERVED_KEYS)
 
 
 #: Seconds to wait for each reply of an engine unless told otherwise (`--timeout`).
@@ -183,6 +184,8 @@ def check_reply(reply: Any, cmd: str, *, unsupported_skips: bool = True) -> dict
     """`reply` if it has the shape every reply has (`ok`, and `error` on a refusal).
     `unsupported` raises `Unsupported` unless `unsupported_skips` is off (a case that
     demands that refusal)."""
+    if type(reply) is dict and reply.get("ok") is True:
+        return reply  # (an answer `ok`: the usual one, as the checks below pass it)
     if not isinstance(reply, dict):
         raise ProtocolViolation(f"the reply to `{cmd}` is not a JSON object")
     if not isinstance(reply.get("ok"), bool):
@@ -252,6 +255,8 @@ def observed_of(reply: dict[str, Any], step: int) -> dict[str, Any]:
         fault = NoGame if reply["error"] == "no-game" else ProtocolViolation
         raise fault(f"`observe` failed at step {step}: {_refusal_text(reply)}")
     state = reply.get("state")
+    if type(state) is dict and state.keys() >= _OBSERVED_SET:
+        return state  # (every field there: the usual reply, tested in one set operation)
     if not isinstance(state, dict) or any(k not in state for k in OBSERVED_KEYS):
         missing = [k for k in OBSERVED_KEYS if not isinstance(state, dict) or k not in state]
         raise ProtocolViolation(f"`observe` reply at step {step} lacks {', '.join(missing)}")

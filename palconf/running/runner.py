@@ -63,6 +63,8 @@ class _Play:
         self.legal_unchecked = 0  # legal expectations left out: the engine has no `legal`
         # the cards OBSERVED must list (P-observed); None while there is no game
         self.game = None if case.setup is None else printed_cards(case.setup)
+        # the expectation after each step (`Case.expectation_after`: the first one listed)
+        self.expected = {e.after: e for e in reversed(case.expect)}
 
     def run(self) -> None:
         state: dict[str, Any] | None = None
@@ -86,11 +88,15 @@ class _Play:
                 )
             state = observe(self.engine, 0)
             self.check(0, state, None, None)
+        expected = self.expected
         for n, step in enumerate(self.case.steps, start=1):
-            refusal = self.send(n, step)
+            exp = expected.get(n)
+            refusal = self.send(n, step, exp)
             # the answer first: a STATE accepted that had to be refused (or the reverse) is
             # what went wrong, whatever `observe` then says (it follows from the answer)
-            self.check_verdict(n, refusal)
+            problem = _verdict_problem(step, n, exp, refusal)
+            if problem is not None:
+                raise CaseFailed(n, *problem)
             if step.is_bye:
                 self.bye(n)
                 return
@@ -112,9 +118,9 @@ class _Play:
                 [Diff("error", MISSING, "no-game")],
             ) from e
 
-    def send(self, n: int, step: Step) -> dict[str, Any] | None:
-        """The step's request; None when accepted, else the refusal reply."""
-        exp = self.case.expectation_after(n)
+    def send(self, n: int, step: Step, exp: Expectation | None) -> dict[str, Any] | None:
+        """The step's request; None when accepted, else the refusal reply. (`exp`: the
+        expectation after it.)"""
         demanded = exp.reasons if exp is not None else ()
         if step.wire:
             label = f"wire step {n}"
@@ -154,8 +160,8 @@ class _Play:
         before: dict[str, Any] | None,
         refusal: dict[str, Any] | None,
     ) -> None:
-        exp = self.case.expectation_after(n)
-        if n:  # (the answer itself was checked as it came: `check_verdict`)
+        exp = self.expected.get(n)
+        if n:  # (the answer itself was checked as it came: `_verdict_problem`, in `run`)
             self.check_unchanged(n, state, before, refusal)
             if refusal is None and self.case.steps[n - 1].kind == "setup":
                 self.game = printed_cards(self.case.steps[n - 1].body)
@@ -171,12 +177,6 @@ class _Play:
             )
         if exp is not None and exp.legal is not None:
             self.check_legal(n, exp.legal)
-
-    def check_verdict(self, n: int, refusal: dict[str, Any] | None) -> None:
-        """The answer to step `n` as the case expects it."""
-        problem = verdict_problem(self.case, n, refusal)
-        if problem is not None:
-            raise CaseFailed(n, *problem)
 
     def check_unchanged(
         self,
@@ -216,16 +216,24 @@ def verdict_problem(
     """What is wrong with the answer to step `n` (accepted when `refusal` is None, else the
     refusal reply) against the case's expectation after it: None when it is as expected, else
     the message and the differing fields. `run_case` and `palconf explain` both ask this."""
-    step = case.steps[n - 1]
-    exp = case.expectation_after(n)
+    return _verdict_problem(case.steps[n - 1], n, case.expectation_after(n), refusal)
+
+
+def _verdict_problem(
+    step: Step, n: int, exp: Expectation | None, refusal: dict[str, Any] | None
+) -> tuple[str, list[Diff]] | None:
+    """`verdict_problem` of step `n`, `step`, with `exp` the expectation after it."""
+    if refusal is None and (exp is None or exp.refused is None):
+        return None  # accepted, as it must be (the usual answer)
     code_field = step.code_field
     if step.kind == "request" and refusal is not None and refusal.get("error") == "illegal":
         code_field = "reason"  # an `act` request refused as an action: its REASON
-    label = f"{step.label} {n}"
     if exp is not None and exp.refused is not None:
         if refusal is None:
+            label = f"{step.label} {n}"
             return f"{label} was accepted; it must be {exp.refusal_text()}: {step.describe()}", []
         if exp.reasons and refusal.get(code_field) not in exp.reasons:
+            label = f"{step.label} {n}"
             wanted = " or ".join(repr(r) for r in exp.reasons)
             return (
                 f"{label} was refused with {code_field} "
@@ -234,6 +242,7 @@ def verdict_problem(
             )
         return None
     if refusal is not None:
+        label = f"{step.label} {n}"
         return (
             f"{label} was refused ({refusal.get(code_field)}: "
             f"{refusal.get('message', '')}); it must be accepted: {step.describe()}",
