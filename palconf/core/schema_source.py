@@ -94,6 +94,9 @@ class SourceCompiler:
         self.functions: list[str] = []
         self.ref_names: dict[tuple[str, str], str] = {}
         self.inline: dict[tuple[str, str], str] = {}  # a definition's expression, of _HOLE
+        self.called: set[tuple[str, str]] = set()  # the references called as functions
+        self.consts: dict[str, str] = {}  # a constant's type and repr → its name
+        self.emitted: dict[str, str] = {}  # a function's text (its name `_`) → its name
         self.count = 0
 
     def _name(self, prefix: str) -> str:
@@ -101,10 +104,22 @@ class SourceCompiler:
         return f"_{prefix}{self.count}"
 
     def const(self, value: Any) -> str:
-        """A name in the namespace bound to `value`."""
-        name = self._name("k")
-        self.ns[name] = value
-        return name
+        """A name in the namespace bound to `value` (one name for equal constants)."""
+        key = f"{type(value).__name__}:{value!r}"
+        if key not in self.consts:
+            self.consts[key] = name = self._name("k")
+            self.ns[name] = value
+        return self.consts[key]
+
+    def emit(self, name: str, lines: list[str]) -> str:
+        """The function `name` of these lines, or the name of one emitted with the same
+        lines (the same schema met twice: the players' A and B): less source to compile."""
+        text = "\n".join(lines) + "\n"
+        key = text.replace(f"def {name}(", "def _(", 1)
+        if key not in self.emitted:
+            self.emitted[key] = name
+            self.functions.append(text)
+        return self.emitted[key]
 
     def compile(self, s: Any, doc: str) -> Check:
         top = self.function(s, doc)
@@ -121,21 +136,23 @@ class SourceCompiler:
     def function(self, s: Any, doc: str) -> str:
         """A function for `s`; its name."""
         name = self._name("f")
-        self.functions.append(f"def {name}(v):\n    return {self.expr(s, doc, 'v')}\n")
-        return name
+        return self.emit(name, [f"def {name}(v):", f"    return {self.expr(s, doc, 'v')}"])
 
     def ref(self, ref: str, doc: str, v: str) -> str:
-        """A reference: the definition's expression where it is one line, else a call of
-        its function (a recursive reference: the function, being compiled)."""
+        """A reference: the definition's expression where it is short, else a call of its
+        function (also a recursive reference, made while the definition is compiled)."""
         key = self.refs.resolve(ref, doc)
         if key not in self.ref_names:
             self.ref_names[key] = name = self._name("r")
             body = self.expr(self.refs.node(*key), key[0], _HOLE)
-            self.functions.append(f"def {name}(v):\n    return {body.replace(_HOLE, 'v')}\n")
             if len(body) <= _INLINE:
                 self.inline[key] = "(" + body + ")"
+            if key not in self.inline or key in self.called:  # (a function is wanted)
+                lines = [f"def {name}(v):", f"    return {body.replace(_HOLE, 'v')}"]
+                self.ref_names[key] = self.emit(name, lines)  # (a recursive one names itself)
         inline = self.inline.get(key)
         if inline is None:  # a long one, or one being compiled (a recursive reference)
+            self.called.add(key)
             return f"{self.ref_names[key]}({v})"
         return inline.replace(_HOLE, v)
 
@@ -184,14 +201,21 @@ class SourceCompiler:
             if "pattern" in s:
                 pattern = self.const(re.compile(python_pattern(s["pattern"])))
                 tests.append(f"{pattern}.search({v}) is not None")
-            parts.append(f"(not isinstance({v}, str) or ({' and '.join(tests)}))")
+            if types == ["string"]:  # (the type is tested above)
+                parts += tests
+            else:
+                parts.append(f"(not isinstance({v}, str) or ({' and '.join(tests)}))")
         if "minProperties" in s:
             parts.append(f"(not isinstance({v}, dict) or len({v}) >= {s['minProperties']!r})")
         if "minimum" in s:
             minimum = self.const(s["minimum"])
-            parts.append(
-                f"(isinstance({v}, bool) or not isinstance({v}, (int, float)) or {v} >= {minimum})"
-            )
+            if types in (["integer"], ["number"]):  # (a number, tested above: not a bool)
+                parts.append(f"{v} >= {minimum}")
+            else:
+                parts.append(
+                    f"(isinstance({v}, bool) or not isinstance({v}, (int, float)) "
+                    f"or {v} >= {minimum})"
+                )
         if "not" in s:
             parts.append(f"not {self.expr(s['not'], doc, v)}")
         if "allOf" in s:
@@ -251,8 +275,7 @@ class SourceCompiler:
             lines += [f"    if {f}(v):", "        if found:", "            return False"]
             lines.append("        found = True")
         lines.append("    return found")
-        self.functions.append("\n".join(lines) + "\n")
-        return name
+        return self.emit(name, lines)
 
     def object_function(self, s: dict[str, Any], doc: str, strict: bool) -> str | None:
         required = tuple(s.get("required", ()))
@@ -291,8 +314,7 @@ class SourceCompiler:
             else:
                 lines += [f"        if not {extra}:", "            return False"]
         lines.append("    return True")
-        self.functions.append("\n".join(lines) + "\n")
-        return name
+        return self.emit(name, lines)
 
     def array_function(self, s: dict[str, Any], doc: str, strict: bool) -> str | None:
         if "items" not in s and "minItems" not in s and "uniqueItems" not in s:
@@ -311,5 +333,4 @@ class SourceCompiler:
         if s.get("uniqueItems", False):
             lines += ["    if not _unique(v):", "        return False"]
         lines.append("    return True")
-        self.functions.append("\n".join(lines) + "\n")
-        return name
+        return self.emit(name, lines)
