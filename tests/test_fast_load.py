@@ -6,6 +6,8 @@
   and so do the protocol's schemas compiled both ways. Where the objects of a `oneOf` are
   told apart by one key's const (an action's `do`), the source looks up the branch that
   value names instead of trying them all: it agrees with the count of the `Compiler`.
+- The loader's first check is the schema's and the walk for values JSON lacks (dates, NaN,
+  infinities) in one (`reading.plain_check`): it passes a table iff both pass it.
 - A checked table is kept (`cases.memo`) with `marshal` where it can be: what comes back is
   what a pickle gave back.
 """
@@ -13,6 +15,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import pickle
 from functools import cache
@@ -25,12 +28,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from palconf import paths
-from palconf.cases import checks, loader, memo
+from palconf.cases import checks, loader, memo, reading
 from palconf.core.schema import Check, Compiler
 from palconf.core.schema_source import SourceCompiler, _told_apart_by
 from palconf.engines import schemas as protocol
 
-from .test_fast_paths import JSON, _tables, mutated
+from .test_fast_paths import JSON, TOML_VALUE, _at, _tables, mutated
+from .test_protocol_schemas import _paths
 
 
 @pytest.fixture(scope="module")
@@ -213,3 +217,138 @@ def test_a_case_loaded_again_is_the_case_loaded_first(tmp_path: Path) -> None:
     assert first == again
     with_setup = next(c for c in again if c.setup)
     assert with_setup.setup is not next(c for c in first if c.id == with_setup.id).setup
+
+
+# ------------------------------------------------- the schema check and the foreign walk in one
+
+
+def plain_verdict(value: Any) -> bool:
+    """What `plain_check` must say: the schema passes it and nothing in it is foreign."""
+    return checks.closure_check()(value) and not reading._any_foreign(value)
+
+
+def test_the_plain_check_is_the_schema_and_the_foreign_walk_on_every_file() -> None:
+    tables = _tables()
+    verdicts = [reading.plain_check()(t) for t in tables]
+    assert verdicts == [plain_verdict(t) for t in tables]
+    foreign = [t for t in tables if reading._any_foreign(t)]
+    assert foreign and not any(reading.plain_check()(t) for t in foreign)
+
+
+@st.composite
+def with_foreign(draw: st.DrawFn, sample: list[dict[str, Any]]) -> Any:
+    """A real case with one value replaced by, or one entry added of, any TOML value: a date,
+    a time, NaN, an infinity, … (often where the schema admits any value: a `malformed`
+    action, a setup step, a request)."""
+    value = copy.deepcopy(draw(st.sampled_from(sample)))
+    paths_ = list(_paths(value))[1:]
+    inside = [p for p in paths_ if len(p) > 2 and p[0] == "actions" and _free(value, p[1])]
+    path = draw(st.sampled_from(inside if inside and draw(st.booleans()) else paths_))
+    new = draw(TOML_VALUE)
+    parent = _at(value, path[:-1])
+    if draw(st.booleans()) or not isinstance(parent[path[-1]], (dict, list)):
+        parent[path[-1]] = new
+    elif isinstance(parent[path[-1]], dict):
+        parent[path[-1]][draw(st.sampled_from(["x", "id", "setup", "malformed"]))] = new
+    else:
+        parent[path[-1]].append(new)
+    return value
+
+
+def _free(case: dict[str, Any], i: Any) -> bool:
+    """Whether the case's action `i` is one the schema admits any value in."""
+    return any(k in case["actions"][i] for k in ("malformed", "setup", "request"))
+
+
+def test_the_plain_check_is_the_schema_and_the_foreign_walk_on_any_toml_value(
+    case_data: list[dict[str, Any]],
+) -> None:
+    free = [
+        d
+        for d in case_data
+        if any(k in a for a in d["actions"] for k in ("malformed", "setup", "request"))
+    ]
+    sample = case_data[::11] + free[::3]
+    verdicts = set()
+
+    @settings(max_examples=500, deadline=None)
+    @given(with_foreign(sample))
+    def check(value: Any) -> None:
+        verdict = reading.plain_check()(value)
+        assert verdict == plain_verdict(value), value
+        verdicts.add(verdict)
+
+    check()
+    assert verdicts == {True, False}
+
+
+#: a schema for each way a value gets through unlooked-at: a `number` (NaN, infinity), an
+#: open object's other keys, a list without `items`, `{}`, an anyOf with a branch that
+#: admits anything, an allOf of parts that say nothing of the type, a not, an if; and
+#: one of each that does look (a const, an enum, a string, a closed object)
+FREE = [
+    {"type": "number"},
+    {"type": "object", "properties": {"a": {"type": "integer"}}},
+    {"type": "object", "required": ["a"]},
+    {"type": "object"},
+    {"type": ["string", "number"]},
+    {"type": []},
+    {"allOf": []},
+    {"not": {"type": "null"}},
+    {"type": "array"},
+    {"type": "array", "minItems": 1},
+    {},
+    {"anyOf": [{"type": "string"}, {}]},
+    {"anyOf": [{"type": "string"}, {"type": "array"}]},
+    {"oneOf": [{"type": "string"}, {"required": ["a"]}]},
+    {"allOf": [{"minLength": 1}, {"not": {"type": "null"}}]},
+    {"allOf": [{"minLength": 1}, {"type": ["string", "object"]}]},
+    {"if": {"type": "string"}, "then": {"minLength": 1}, "else": {"minimum": 0}},
+    {"properties": {"a": {"const": 1}}},
+    {"enum": ["a", 1, None]},
+    {"const": 1.5},
+    {"type": "object", "additionalProperties": {"type": "array", "items": {}}},
+]
+FOREIGN_LEAVES = st.sampled_from(
+    [float("nan"), float("inf"), datetime.date(2024, 1, 1), datetime.time(1, 2), 1.5, "a", 1]
+)
+FOREIGN = st.recursive(
+    FOREIGN_LEAVES | st.none(),
+    lambda inner: (
+        st.lists(inner, max_size=2)
+        | st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2)
+    ),
+    max_leaves=4,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(range(len(FREE))), FOREIGN)
+def test_the_foreign_walk_is_asked_wherever_a_schema_admits_any_value(i: int, value: Any) -> None:
+    plain, closures = _plain_small(i)
+    expected = closures(value) and not reading._any_foreign(value)
+    assert plain(value) == expected, (FREE[i], value)
+
+
+@cache
+def _plain_small(i: int) -> tuple[Check, Check]:
+    schema = {"$id": "s", **FREE[i]}
+    plain = SourceCompiler({"s": schema}, plain=lambda v: not reading._any_foreign(v))
+    return plain.compile(schema, "s"), Compiler({"s": schema}).compile(schema, "s")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(_protocol_docs())), TOML_VALUE)
+def test_the_protocol_schemas_with_the_foreign_walk(name: str, value: Any) -> None:
+    """A schema with a `number` (NaN passes it), open objects, lists without `items`."""
+    plain, closures = _plain_and_closures(name)
+    for candidate in (value, {"ok": True, "state": value}, {"ok": True, "legal": [value]}):
+        expected = closures(candidate) and not reading._any_foreign(candidate)
+        assert plain(candidate) == expected, (name, candidate)
+
+
+@cache
+def _plain_and_closures(name: str) -> tuple[Check, Check]:
+    docs = _protocol_docs()
+    plain = SourceCompiler(docs, protocol.SCHEMA_BASE, plain=lambda v: not reading._any_foreign(v))
+    return plain.compile(docs[name], name), _both(name)[1]

@@ -38,6 +38,8 @@ _TYPE_EXPR = {
 }
 
 
+#: the types whose values are JSON's (a `number` may be NaN or infinite)
+_JSON_TYPES = {"object", "array", "string", "boolean", "null", "integer"}
 #: where an inlined definition's expression names its value (no repr of a constant holds it)
 _HOLE = "\x00"
 #: the longest definition inlined where it is referred to (a longer one is called)
@@ -83,12 +85,19 @@ class SourceCompiler:
     """One schema (and the documents it refers to) → one boolean function, by way of Python
     source: `compile(schema, doc)`."""
 
-    def __init__(self, docs: Mapping[str, dict[str, Any]], base_uri: str = "") -> None:
+    def __init__(
+        self, docs: Mapping[str, dict[str, Any]], base_uri: str = "", plain: Check | None = None
+    ) -> None:
         self.refs = Compiler(docs, base_uri)  # resolves references as the Compiler does
+        #: with `plain` (is a value, whole, one the caller takes?), the check says also that
+        #: the value is plain: `plain` is asked of each value the schema lets through
+        #: without saying what it is (`restricts`), and of nothing else
+        self.plain = plain is not None
         self.ns: dict[str, Any] = {
             "_is_integer": _is_integer,
             "_json_eq": _json_eq,
             "_unique": _unique,
+            "_plain": plain,
             "math": math,
         }
         self.functions: list[str] = []
@@ -159,7 +168,7 @@ class SourceCompiler:
     def expr(self, s: Any, doc: str, v: str) -> str:
         """A boolean expression of the variable `v`, True iff `v` is valid against `s`."""
         if s is True:
-            return "True"
+            return f"_plain({v})" if self.plain else "True"
         if s is False:
             return "False"
         unknown = set(s) - _KNOWN
@@ -171,8 +180,8 @@ class SourceCompiler:
         if "$ref" in s:
             parts.append(self.ref(s["$ref"], doc, v))
         types = [s["type"]] if isinstance(s.get("type"), str) else list(s.get("type", []))
-        obj = self.object_function(s, doc, strict=types == ["object"])
-        arr = self.array_function(s, doc, strict=types == ["array"])
+        obj = self.object_function(s, doc, types == ["object"], self.plain and "object" in types)
+        arr = self.array_function(s, doc, types == ["array"], self.plain and "array" in types)
         if obj and types == ["object"] or arr and types == ["array"]:
             types = []  # the object / array check tests the type itself
         if types:
@@ -235,9 +244,29 @@ class SourceCompiler:
             then = self.expr(s.get("then", True), doc, v)
             other = self.expr(s.get("else", True), doc, v)
             parts.append(f"({then} if {cond} else {other})")
+        if self.plain and not self.restricts(s):
+            parts.append(f"_plain({v})")
         if not parts:
             return "True"
         return parts[0] if len(parts) == 1 else "(" + " and ".join(parts) + ")"
+
+    @staticmethod
+    def restricts(s: Any) -> bool:
+        """Whether, in `plain` mode, a value that passes `s` is plain without `plain` being
+        asked of it at this level: its type is one of JSON's but `number` (a table's or
+        list's entries are checked each against its subschema, or `plain`), or it equals a
+        JSON constant, or it passes a subschema that is itself so compiled (a `$ref`, each of
+        `allOf`, one of `anyOf` / `oneOf`, `then` or `else`, which are `plain` by default).
+        (Answering False where True would do asks `plain` once more: a slower check, not a
+        different one.)"""
+        if not isinstance(s, dict):
+            return s is False
+        types = [s["type"]] if isinstance(s.get("type"), str) else s.get("type")
+        if isinstance(types, list) and types and set(types) <= _JSON_TYPES:
+            return True
+        return any(k in s for k in ("const", "enum", "$ref", "anyOf", "oneOf", "if")) or bool(
+            s.get("allOf")
+        )
 
     def types(self, types: list[str], v: str) -> str:
         tests = [_TYPE_EXPR[t].format(v=v) for t in types]
@@ -277,11 +306,15 @@ class SourceCompiler:
         lines.append("    return found")
         return self.emit(name, lines)
 
-    def object_function(self, s: dict[str, Any], doc: str, strict: bool) -> str | None:
+    def object_function(
+        self, s: dict[str, Any], doc: str, strict: bool, wanted: bool = False
+    ) -> str | None:
+        """A function for required / properties / additionalProperties (`wanted`: even if
+        the schema has none of them); with `strict`, what is not an object fails."""
         required = tuple(s.get("required", ()))
         props = s.get("properties", {})
         addl = s.get("additionalProperties", True)
-        if not required and not props and addl is True:
+        if not required and not props and addl is True and not wanted:
             return None
         name = self._name("d")
         lines = [
@@ -291,7 +324,7 @@ class SourceCompiler:
         ]
         lines += [f"    if {k!r} not in v:\n        return False" for k in required]
         tests = {k: self.expr(sub, doc, "x") for k, sub in props.items()}
-        if addl is True:  # open: the schema's properties are looked up
+        if addl is True and not self.plain:  # open: the schema's properties are looked up
             for k, test in tests.items():
                 if test != "True":
                     lines += [
@@ -316,8 +349,10 @@ class SourceCompiler:
         lines.append("    return True")
         return self.emit(name, lines)
 
-    def array_function(self, s: dict[str, Any], doc: str, strict: bool) -> str | None:
-        if "items" not in s and "minItems" not in s and "uniqueItems" not in s:
+    def array_function(
+        self, s: dict[str, Any], doc: str, strict: bool, wanted: bool = False
+    ) -> str | None:
+        if "items" not in s and "minItems" not in s and "uniqueItems" not in s and not wanted:
             return None
         name = self._name("a")
         lines = [
