@@ -295,6 +295,13 @@ FREE = [
     {"type": []},
     {"allOf": []},
     {"not": {"type": "null"}},
+    {"if": {"minLength": 1}, "then": {}, "else": {"type": "string"}},
+    {
+        "oneOf": [
+            {"type": "object", "required": ["a"], "properties": {"a": {"const": "a"}}},
+            {"type": "object", "required": ["a"], "properties": {"a": {"const": "b"}}},
+        ]
+    },
     {"type": "array"},
     {"type": "array", "minItems": 1},
     {},
@@ -328,6 +335,18 @@ def test_the_foreign_walk_is_asked_wherever_a_schema_admits_any_value(i: int, va
     plain, closures = _plain_small(i)
     expected = closures(value) and not reading._any_foreign(value)
     assert plain(value) == expected, (FREE[i], value)
+
+
+def test_the_foreign_walk_is_asked_of_each_way_in() -> None:
+    """Each schema of FREE on values made to go through its ways in."""
+    nan, day = float("nan"), datetime.date(2024, 1, 1)
+    examples: list[Any] = [nan, day, "a", "", 1, -1, None, [nan], [1, day], {"a": nan}]
+    examples += [{"a": "a", "b": nan}, {"a": "b", "b": [day]}, {"a": "a"}, {"b": 1}, {}, []]
+    for i, schema in enumerate(FREE):
+        plain, closures = _plain_small(i)
+        for value in [*examples, *map(_Dict, examples[-6:-1])]:
+            expected = closures(value) and not reading._any_foreign(value)
+            assert plain(value) == expected, (schema, value)
 
 
 @cache

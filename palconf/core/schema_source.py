@@ -57,6 +57,24 @@ def _unique(v: list[Any]) -> bool:
     return True
 
 
+def _guard(s: dict[str, Any], types: list[str]) -> str:
+    """What, in `plain` mode, makes sure that a value that passes `s` is plain: "type" (its
+    type is one of JSON's, but `number`; a table's or list's entries each checked in
+    `plain` mode), "const" (it equals a JSON constant, or one of an enum), "$ref" (the
+    definition, in `plain` mode), "allOf" (its first part, so), "anyOf" / "oneOf" (each
+    alternative, so), "if" (`then` and `else`, so: each is `plain` by default), else
+    "plain" (`plain` asked of it). Every other subschema is compiled as it is: a value
+    that is not plain fails `s` whatever they say."""
+    if types and set(types) <= _JSON_TYPES:
+        return "type"
+    if "const" in s or "enum" in s:
+        return "const"
+    for key in ("$ref", "anyOf", "oneOf", "if"):
+        if key in s:
+            return key
+    return "allOf" if s.get("allOf") else "plain"
+
+
 def _told_apart_by(branches: list[Any]) -> str | None:
     """The key by which exactly one of `branches` can hold, if there is one: each branch an
     object (`type`: "object") that requires the key and gives it a string `const`, each a
@@ -91,7 +109,7 @@ class SourceCompiler:
         self.refs = Compiler(docs, base_uri)  # resolves references as the Compiler does
         #: with `plain` (is a value, whole, one the caller takes?), the check says also that
         #: the value is plain: `plain` is asked of each value the schema lets through
-        #: without saying what it is (`restricts`), and of nothing else
+        #: without saying what it is (`_guard`), and of nothing else
         self.plain = plain is not None
         self.ns: dict[str, Any] = {
             "_is_integer": _is_integer,
@@ -101,9 +119,10 @@ class SourceCompiler:
             "math": math,
         }
         self.functions: list[str] = []
-        self.ref_names: dict[tuple[str, str], str] = {}
-        self.inline: dict[tuple[str, str], str] = {}  # a definition's expression, of _HOLE
-        self.called: set[tuple[str, str]] = set()  # the references called as functions
+        # by (document, pointer, plain mode)
+        self.ref_names: dict[tuple[str, str, bool], str] = {}
+        self.inline: dict[tuple[str, str, bool], str] = {}  # an expression, of _HOLE
+        self.called: set[tuple[str, str, bool]] = set()  # the ones called as functions
         self.consts: dict[str, str] = {}  # a constant's type and repr → its name
         self.emitted: dict[str, str] = {}  # a function's text (its name `_`) → its name
         self.count = 0
@@ -131,7 +150,7 @@ class SourceCompiler:
         return self.emitted[key]
 
     def compile(self, s: Any, doc: str) -> Check:
-        top = self.function(s, doc)
+        top = self.function(s, doc, self.plain)
         source = "\n\n".join(self.functions)
         exec(compile(source, f"<schema {doc}>", "exec"), self.ns)  # (our own source)
         check: Check = self.ns[top]
@@ -142,18 +161,18 @@ class SourceCompiler:
 
     # ------------------------------------------------------------------ expressions
 
-    def function(self, s: Any, doc: str) -> str:
+    def function(self, s: Any, doc: str, plain: bool = False) -> str:
         """A function for `s`; its name."""
         name = self._name("f")
-        return self.emit(name, [f"def {name}(v):", f"    return {self.expr(s, doc, 'v')}"])
+        return self.emit(name, [f"def {name}(v):", f"    return {self.expr(s, doc, 'v', plain)}"])
 
-    def ref(self, ref: str, doc: str, v: str) -> str:
+    def ref(self, ref: str, doc: str, v: str, plain: bool) -> str:
         """A reference: the definition's expression where it is short, else a call of its
         function (also a recursive reference, made while the definition is compiled)."""
-        key = self.refs.resolve(ref, doc)
+        key = (*self.refs.resolve(ref, doc), plain)
         if key not in self.ref_names:
             self.ref_names[key] = name = self._name("r")
-            body = self.expr(self.refs.node(*key), key[0], _HOLE)
+            body = self.expr(self.refs.node(key[0], key[1]), key[0], _HOLE, plain)
             if len(body) <= _INLINE:
                 self.inline[key] = "(" + body + ")"
             if key not in self.inline or key in self.called:  # (a function is wanted)
@@ -165,10 +184,11 @@ class SourceCompiler:
             return f"{self.ref_names[key]}({v})"
         return inline.replace(_HOLE, v)
 
-    def expr(self, s: Any, doc: str, v: str) -> str:
-        """A boolean expression of the variable `v`, True iff `v` is valid against `s`."""
+    def expr(self, s: Any, doc: str, v: str, plain: bool = False) -> str:
+        """A boolean expression of the variable `v`, True iff `v` is valid against `s` (with
+        `plain`: and `v` is plain; see `_guard`)."""
         if s is True:
-            return f"_plain({v})" if self.plain else "True"
+            return f"_plain({v})" if plain else "True"
         if s is False:
             return "False"
         unknown = set(s) - _KNOWN
@@ -177,11 +197,13 @@ class SourceCompiler:
                 f"{doc}: the schema compiler does not implement {sorted(unknown)}"
             )
         parts: list[str] = []
-        if "$ref" in s:
-            parts.append(self.ref(s["$ref"], doc, v))
         types = [s["type"]] if isinstance(s.get("type"), str) else list(s.get("type", []))
-        obj = self.object_function(s, doc, types == ["object"], self.plain and "object" in types)
-        arr = self.array_function(s, doc, types == ["array"], self.plain and "array" in types)
+        guard = _guard(s, types) if plain else ""
+        if "$ref" in s:
+            parts.append(self.ref(s["$ref"], doc, v, guard == "$ref"))
+        deep = guard == "type"  # (a table's or list's entries: each plain)
+        obj = self.object_function(s, doc, types == ["object"], deep and "object" in types)
+        arr = self.array_function(s, doc, types == ["array"], deep and "array" in types)
         if obj and types == ["object"] or arr and types == ["array"]:
             types = []  # the object / array check tests the type itself
         if types:
@@ -228,45 +250,29 @@ class SourceCompiler:
         if "not" in s:
             parts.append(f"not {self.expr(s['not'], doc, v)}")
         if "allOf" in s:
-            parts += [self.expr(sub, doc, v) for sub in s["allOf"]]
+            first = guard == "allOf"
+            parts += [self.expr(sub, doc, v, first and i == 0) for i, sub in enumerate(s["allOf"])]
         if "anyOf" in s:
-            alts = [self.expr(sub, doc, v) for sub in s["anyOf"]]
+            alts = [self.expr(sub, doc, v, guard == "anyOf") for sub in s["anyOf"]]
             parts.append("(" + " or ".join(alts) + ")" if alts else "False")
         if "oneOf" in s:
+            one = guard == "oneOf"
             key = _told_apart_by(s["oneOf"])
             if key is not None:  # at most one can hold: the one the key's value names
-                parts.append(f"{self.dispatch_function(s['oneOf'], key, doc)}({v})")
+                parts.append(f"{self.dispatch_function(s['oneOf'], key, doc, one)}({v})")
             else:
-                names = [self.function(sub, doc) for sub in s["oneOf"]]
+                names = [self.function(sub, doc, one) for sub in s["oneOf"]]
                 parts.append(f"{self.one_function(names)}({v})")
         if "if" in s:
             cond = self.expr(s["if"], doc, v)
-            then = self.expr(s.get("then", True), doc, v)
-            other = self.expr(s.get("else", True), doc, v)
+            then = self.expr(s.get("then", True), doc, v, guard == "if")
+            other = self.expr(s.get("else", True), doc, v, guard == "if")
             parts.append(f"({then} if {cond} else {other})")
-        if self.plain and not self.restricts(s):
+        if guard == "plain":
             parts.append(f"_plain({v})")
         if not parts:
             return "True"
         return parts[0] if len(parts) == 1 else "(" + " and ".join(parts) + ")"
-
-    @staticmethod
-    def restricts(s: Any) -> bool:
-        """Whether, in `plain` mode, a value that passes `s` is plain without `plain` being
-        asked of it at this level: its type is one of JSON's but `number` (a table's or
-        list's entries are checked each against its subschema, or `plain`), or it equals a
-        JSON constant, or it passes a subschema that is itself so compiled (a `$ref`, each of
-        `allOf`, one of `anyOf` / `oneOf`, `then` or `else`, which are `plain` by default).
-        (Answering False where True would do asks `plain` once more: a slower check, not a
-        different one.)"""
-        if not isinstance(s, dict):
-            return s is False
-        types = [s["type"]] if isinstance(s.get("type"), str) else s.get("type")
-        if isinstance(types, list) and types and set(types) <= _JSON_TYPES:
-            return True
-        return any(k in s for k in ("const", "enum", "$ref", "anyOf", "oneOf", "if")) or bool(
-            s.get("allOf")
-        )
 
     def types(self, types: list[str], v: str) -> str:
         tests = [_TYPE_EXPR[t].format(v=v) for t in types]
@@ -274,10 +280,12 @@ class SourceCompiler:
 
     # ------------------------------------------------------------------ functions
 
-    def dispatch_function(self, branches: list[dict[str, Any]], key: str, doc: str) -> str:
+    def dispatch_function(
+        self, branches: list[dict[str, Any]], key: str, doc: str, plain: bool
+    ) -> str:
         """Objects told apart by one required key's string const (`_told_apart_by`): the
         branch its value names decides, none if it names none."""
-        table = {b["properties"][key]["const"]: self.function(b, doc) for b in branches}
+        table = {b["properties"][key]["const"]: self.function(b, doc, plain) for b in branches}
         name, table_name = self._name("t"), self._name("k")
         entries = ", ".join(f"{c!r}: {f}" for c, f in table.items())
         lines = [
@@ -307,24 +315,26 @@ class SourceCompiler:
         return self.emit(name, lines)
 
     def object_function(
-        self, s: dict[str, Any], doc: str, strict: bool, wanted: bool = False
+        self, s: dict[str, Any], doc: str, strict: bool, plain: bool = False
     ) -> str | None:
-        """A function for required / properties / additionalProperties (`wanted`: even if
-        the schema has none of them); with `strict`, what is not an object fails."""
+        """A function for required / properties / additionalProperties; with `strict`, what
+        is not an object fails; with `plain` (even if the schema has none of them), each
+        entry is checked in plain mode, those of no property too."""
         required = tuple(s.get("required", ()))
         props = s.get("properties", {})
         addl = s.get("additionalProperties", True)
-        if not required and not props and addl is True and not wanted:
-            return None
+        if not required and not props and addl is True:
+            if not plain:
+                return None
+            # made for `plain` alone: a subclass of dict passes the type test (`isinstance`)
+            other = f"_plain(v) if isinstance(v, dict) else {not strict}"
+        else:
+            other = "False" if strict else "not isinstance(v, dict)"
         name = self._name("d")
-        lines = [
-            f"def {name}(v):",
-            "    if type(v) is not dict:",
-            "        return False" if strict else "        return not isinstance(v, dict)",
-        ]
+        lines = [f"def {name}(v):", "    if type(v) is not dict:", f"        return {other}"]
         lines += [f"    if {k!r} not in v:\n        return False" for k in required]
-        tests = {k: self.expr(sub, doc, "x") for k, sub in props.items()}
-        if addl is True and not self.plain:  # open: the schema's properties are looked up
+        tests = {k: self.expr(sub, doc, "x", plain) for k, sub in props.items()}
+        if addl is True and not plain:  # open: the schema's properties are looked up
             for k, test in tests.items():
                 if test != "True":
                     lines += [
@@ -334,7 +344,7 @@ class SourceCompiler:
                         "            return False",
                     ]
         else:  # each of the value's keys: its property's test, or additionalProperties
-            extra = self.expr(addl, doc, "x")
+            extra = self.expr(addl, doc, "x", plain)
             lines.append("    for k, x in v.items():")
             keyword = "if"
             for k, test in tests.items():
@@ -350,19 +360,19 @@ class SourceCompiler:
         return self.emit(name, lines)
 
     def array_function(
-        self, s: dict[str, Any], doc: str, strict: bool, wanted: bool = False
+        self, s: dict[str, Any], doc: str, strict: bool, plain: bool = False
     ) -> str | None:
-        if "items" not in s and "minItems" not in s and "uniqueItems" not in s and not wanted:
-            return None
+        if "items" not in s and "minItems" not in s and "uniqueItems" not in s:
+            if not plain:
+                return None
+            other = f"_plain(v) if isinstance(v, list) else {not strict}"  # (as for a table)
+        else:
+            other = "False" if strict else "not isinstance(v, list)"
         name = self._name("a")
-        lines = [
-            f"def {name}(v):",
-            "    if type(v) is not list:",
-            "        return False" if strict else "        return not isinstance(v, list)",
-        ]
+        lines = [f"def {name}(v):", "    if type(v) is not list:", f"        return {other}"]
         if s.get("minItems", 0):
             lines += [f"    if len(v) < {s['minItems']!r}:", "        return False"]
-        item = self.expr(s.get("items", True), doc, "x")
+        item = self.expr(s.get("items", True), doc, "x", plain)
         if item != "True":
             lines += ["    for x in v:", f"        if not {item}:", "            return False"]
         if s.get("uniqueItems", False):
