@@ -344,7 +344,8 @@ def test_the_foreign_walk_is_asked_of_each_way_in() -> None:
     examples += [{"a": "a", "b": nan}, {"a": "b", "b": [day]}, {"a": "a"}, {"b": 1}, {}, []]
     for i, schema in enumerate(FREE):
         plain, closures = _plain_small(i)
-        for value in [*examples, *map(_Dict, examples[-6:-1])]:
+        subclassed = [*map(_Dict, examples[-6:-1]), *map(_List, ([nan], [1, day], [], ["a"]))]
+        for value in [*examples, *subclassed]:
             expected = closures(value) and not reading._any_foreign(value)
             assert plain(value) == expected, (schema, value)
 
