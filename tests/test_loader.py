@@ -155,15 +155,21 @@ def fresh_memo() -> Iterator[None]:
     memo.forget()
 
 
-@pytest.mark.parametrize("stage", ["schema_errors", "semantic_errors", "build_case"])
+@pytest.mark.parametrize(
+    "stage", ["plain_check", "schema_errors", "foreign_value", "semantic_errors", "build_case"]
+)
 def test_a_recursion_error_in_any_stage_is_a_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stage: str, fresh_memo: None
 ) -> None:
-    """What the depth limit does not stop (it should stop all) is still a message."""
+    """What the depth limit does not stop (it should stop all) is still a message. (The
+    schema's messages and the foreign walk are asked only of a file the quick check of
+    both refuses: here, it refuses every file.)"""
 
     def deep(*args: Any) -> Any:
         raise RecursionError("maximum recursion depth exceeded")
 
+    if stage in ("schema_errors", "foreign_value"):
+        monkeypatch.setattr(loader, "plain_check", lambda registry: lambda data: False)
     monkeypatch.setattr(loader, stage, deep)
     errors = errors_of(tmp_path, GOOD)
     assert errors == [

@@ -20,6 +20,7 @@ from palconf.cases.errors import CaseError
 from palconf.cases.keywords import CASE_NUMBER, keyword_pattern, lexicon
 from palconf.cases.wire import SETUP_ERRORS, WIRE_ERRORS, wire_errors
 from palconf.core.schema import Check, Compiler, python_pattern
+from palconf.core.schema_source import SourceCompiler
 from palconf.oracle.model import StateError, load_state
 from palconf.registry import Registry
 from palconf.registry import load as load_registry
@@ -86,13 +87,26 @@ def _exact_patterns(cls: type[jsonschema.protocols.Validator]) -> type[Any]:
 
 
 def fast_check(registry: Registry | None = None) -> Check:
-    """A yes/no check of a case against the schema, some forty times quicker than
-    jsonschema; jsonschema runs only on a file that fails it, to say what is wrong."""
+    """A yes/no check of a case against the schema, far quicker than jsonschema, which runs
+    only on a file that fails it, to say what is wrong. Compiled to Python source
+    (`schema_source`): about twice as quick on a case as the `Compiler`'s closures
+    (`closure_check`, which the tests hold it to), for a compilation some 10 ms longer. The
+    loader asks `reading.plain_check` first (this check and the foreign walk in one)."""
     return _fast_check(_pattern(registry))
 
 
 @lru_cache(maxsize=4)
 def _fast_check(pattern: str) -> Check:
+    return SourceCompiler({"case": _schema(pattern)}).compile(_schema(pattern), "case")
+
+
+def closure_check(registry: Registry | None = None) -> Check:
+    """The same check as `fast_check`, made of the `Compiler`'s closures (for the tests)."""
+    return _closure_check(_pattern(registry))
+
+
+@lru_cache(maxsize=4)
+def _closure_check(pattern: str) -> Check:
     return Compiler({"case": _schema(pattern)}).compile(_schema(pattern), "case")
 
 

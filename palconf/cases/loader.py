@@ -27,7 +27,7 @@ from palconf.cases.depth import too_deep_error
 from palconf.cases.errors import CaseError, CaseLoadError
 from palconf.cases.finding import case_files, find_case_files, is_case_folder
 from palconf.cases.messages import schema_errors
-from palconf.cases.reading import _parse, decode, foreign_value, read_bytes
+from palconf.cases.reading import _parse, decode, foreign_value, plain_check, read_bytes
 from palconf.cases.wire import SETUP_ERRORS
 from palconf.core import collector
 from palconf.core.outcomes import BASE, PROTOCOL, groups_of
@@ -321,12 +321,13 @@ def _load(
     if isinstance(data, CaseError):
         return None, [data]
     try:
-        errors = schema_errors(data, rel, text, registry)
-        if errors:
-            return None, errors
-        odd = foreign_value(data, rel, text)  # where the schema lets any value through
-        if odd is not None:
-            return None, [odd]
+        if not plain_check(registry)(data):  # (passed: neither check below finds anything)
+            errors = schema_errors(data, rel, text, registry)
+            if errors:
+                return None, errors
+            odd = foreign_value(data, rel, text)  # where the schema lets any value through
+            if odd is not None:
+                return None, [odd]
         errors = semantic_errors(data, rel, stem, text, registry)
         if errors:
             return None, errors

@@ -12,15 +12,19 @@ import math
 import os
 import re
 import stat
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import tomli
 
 from palconf.cases import toml_parse
-from palconf.cases.checks import locate
+from palconf.cases.checks import _pattern, _schema, locate
 from palconf.cases.depth import may_be_too_deep, scan_lines, too_deep, too_deep_error
 from palconf.cases.errors import CaseError
+from palconf.core.schema import Check
+from palconf.core.schema_source import SourceCompiler
+from palconf.registry import Registry
 
 #: The largest case file read (the suite's largest is some 4 kB): a bigger file is refused
 #: with its size before it is read.
@@ -192,6 +196,23 @@ def _any_foreign(data: Any) -> bool:
         ):
             return True
     return False
+
+
+def plain_check(registry: Registry | None = None) -> Check:
+    """The schema's check (`checks.fast_check`) and no value JSON lacks (`foreign_value`)
+    in one walk: the loader's first check of a file, which spares it both when it passes.
+    (The schema compiled with `_any_foreign` asked where the schema admits any value.)"""
+    return _plain_check(_pattern(registry))
+
+
+def _plain(value: Any) -> bool:
+    return not _any_foreign(value)
+
+
+@lru_cache(maxsize=4)
+def _plain_check(pattern: str) -> Check:
+    compiler = SourceCompiler({"case": _schema(pattern)}, plain=_plain)
+    return compiler.compile(_schema(pattern), "case")
 
 
 def foreign_value(data: Any, file: str, text: str) -> CaseError | None:
