@@ -5,6 +5,9 @@
   field path) does, on every table the schema admits: the suite's, the broken-case corpus's,
   and broken variants of real cases. `checks.semantic_errors` works the paths out only when
   it says yes.
+- `checks._version_errors` looks no further in a case that writes one `rules_version` the
+  registry carries and no `since`, `until` or `replaced_by` (`_one_known_version`): in such
+  a table the full check (`_all_version_errors`) finds nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from hypothesis import strategies as st
 
 from palconf.cases import checks
 from palconf.cases.refs import refs, unknown_ref
+from palconf.registry import load as load_registry
 
 from .test_fast_paths import _tables, mutated
 
@@ -73,3 +77,31 @@ def test_the_quick_ref_check_agrees_on_broken_variants(
         return  # (the schema refuses it: `semantic_errors` never sees it)
     for seen, refused in _questions(table):
         assert unknown_ref(table, seen, refused) == _slow(table, seen, refused)
+
+
+def _versions_agree(table: dict[str, Any]) -> bool:
+    registry = load_registry()
+    if not checks._one_known_version(table, registry):
+        return False
+    assert checks._all_version_errors(table, "x.toml", "", registry) == [], table.get("id")
+    return True
+
+
+def test_a_case_of_one_known_version_has_no_version_error(
+    admitted: list[dict[str, Any]],
+) -> None:
+    spared = sum(_versions_agree(t) for t in admitted)
+    assert 1300 < spared < len(admitted)  # (the corpus has version errors: not spared)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.data(), st.sampled_from(["since", "until", "replaced_by", "rules_version", "x"]))
+def test_a_case_of_one_known_version_has_no_version_error_on_broken_variants(
+    admitted: list[dict[str, Any]], data: st.DataObject, key: str
+) -> None:
+    table = data.draw(mutated(admitted))
+    if isinstance(table, dict) and checks.fast_check()(table):
+        _versions_agree(table)
+        _versions_agree({**table, key: data.draw(st.sampled_from(["1.00", "1.01", "0.9", []]))})
