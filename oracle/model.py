@@ -128,7 +128,8 @@ class Attack:
 
     def copy(self) -> Attack:
         """Spelled out, as `CardState.copy`: `dataclasses.replace` costs about five times as
-        much, and every action during an attack copies it."""
+        much, and every action during an attack copies it. A plain `Attack`: a subclass
+        (palconf.mutants has some) overrides it to keep its kind and fields in copies."""
         return Attack(self.attacker, self.target, self.defender, self.blocked, self.passes)
 
 
