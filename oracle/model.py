@@ -338,13 +338,10 @@ def parse_card(
         power=power if kind == "pal" else 0,
         strike=strike if kind == "pal" else 0,
         cost=_int(obj, "cost", where, default=0),
-        # most cards have neither keywords nor abilities: then no generator is started
-        keywords=tuple(parse_keyword(k, where, lexicon) for k in kws) if kws else (),
+        keywords=tuple(parse_keyword(k, where, lexicon) for k in kws),
         abilities=tuple(
             parse_ability(a, f"{where}.abilities[{i}]", lexicon) for i, a in enumerate(abilities)
-        )
-        if abilities
-        else (),
+        ),
         effect=effect,
         slots=slots if kind == "structure" else 1,
     )
