@@ -105,7 +105,8 @@ class RulesBase:
         total = card.card.power
         for inst in card.card.keywords:
             total += self.kw(inst.id).power_bonus(g, card, inst)
-        total += sum(p.amount for p in g.pumps if p.card == card.id)
+        if g.pumps:  # most states have none: no generator to start then
+            total += sum(p.amount for p in g.pumps if p.card == card.id)
         return max(0, total)
 
     def is_quick_event(self, card: CardState) -> bool:

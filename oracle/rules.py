@@ -102,11 +102,20 @@ class Rules(LegalRules):
 
     def observe(self) -> dict[str, Any]:
         g = self.state
-        # one pass over the cards (not one per zone): the ids by owner and zone, and the
-        # Pals on each structure
+        # one pass over the cards in id order (not one per zone, nor a sort per list): each
+        # card's entry, the ids by owner and zone and the Pals on each structure, each list
+        # in id order as it is filled
+        cards: dict[str, dict[str, Any]] = {}
         ids: dict[tuple[str, str], list[str]] = defaultdict(list)
         held: dict[str | None, list[str]] = defaultdict(list)
-        for cid, c in g.cards.items():
+        for cid, c in sorted(g.cards.items()):
+            cards[cid] = {
+                "zone": c.zone,
+                "owner": c.owner,
+                "state": c.state if c.in_play else None,
+                "power": self.power(g, c),
+                "strike": c.card.strike if c.card.kind == "pal" else None,
+            }
             ids[c.owner, c.zone].append(cid)
             if c.zone == "assigned":
                 held[c.host].append(cid)
@@ -115,21 +124,11 @@ class Rules(LegalRules):
             players[p] = {
                 "life": g.life[p],
                 "energy": g.energy[p],
-                "hand": sorted(ids[p, "hand"]),
-                "battle": sorted(ids[p, "battle"]),
-                "structures": {s: sorted(held[s]) for s in ids[p, "structures"]},
-                "graveyard": sorted(ids[p, "graveyard"]),
+                "hand": ids[p, "hand"],
+                "battle": ids[p, "battle"],
+                "structures": {s: held[s] for s in ids[p, "structures"]},
+                "graveyard": ids[p, "graveyard"],
             }
-        cards = {
-            cid: {
-                "zone": c.zone,
-                "owner": c.owner,
-                "state": c.state if c.in_play else None,
-                "power": self.power(g, c),
-                "strike": c.card.strike if c.card.kind == "pal" else None,
-            }
-            for cid, c in sorted(g.cards.items())
-        }
         attack = None
         if g.attack is not None:
             attack = {

@@ -200,9 +200,14 @@ class BlockRefusedWhenAttackerGone(Rules):
 
 class BlockOfGoneTarget(Attack):
     """An attack blocked after its declared target Pal had left the battle area: a plain
-    subclass, so that copies of the state (`dataclasses.replace`) keep the mark."""
+    subclass, whose copies (`Attack.copy`, for each copy of the state) keep the mark."""
 
     __slots__ = ()
+
+    def copy(self) -> BlockOfGoneTarget:
+        return BlockOfGoneTarget(
+            self.attacker, self.target, self.defender, self.blocked, self.passes
+        )
 
 
 @mutant(

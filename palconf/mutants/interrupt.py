@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from palconf.mutants import keyword_mutant, mutant
@@ -343,6 +343,11 @@ class SnapshotAttack(Attack):
     """An attack that keeps the game as it was at one moment of it (copies share it)."""
 
     before: GameState | None = None
+
+    def copy(self) -> SnapshotAttack:
+        """`Attack.copy` makes a plain `Attack`: a copy of the state keeps this one's kind
+        and its (shared) snapshot."""
+        return replace(self)
 
 
 def snapshot(g: GameState) -> None:
