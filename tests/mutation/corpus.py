@@ -115,6 +115,9 @@ def test_case(case_id: str) -> None:
     from palconf.core import Outcome
     from palconf.running.runner import run_case
 
+    # each case starts as in a fresh `palconf serve`: the oracle's lexicon cache empty, so that
+    # its first `setup` builds it (the loading of the corpus, before mutmut forks, filled it)
+    importlib.import_module("oracle.base")._LEXICONS.clear()
     engine = engine_class()()
     engine.start()
     result = run_case(engine, corpus()[case_id])
