@@ -75,6 +75,17 @@ def _json_eq(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def unique_items(v: list[Any]) -> bool:
+    """`uniqueItems`: no two items equal as JSON (both compilers ask this)."""
+    if all(type(x) is str for x in v):  # ids, codes: equal as JSON iff equal
+        return len(set(v)) == len(v)
+    for i, x in enumerate(v):
+        for y in v[i + 1 :]:
+            if _json_eq(x, y):
+                return False
+    return True
+
+
 def _is_integer(v: Any) -> bool:
     if type(v) is int:
         return True
@@ -277,14 +288,7 @@ class Compiler:
                 for x in v:
                     if not item(x):
                         return False
-            if unique:
-                if all(type(x) is str for x in v):  # ids, codes: equal as JSON iff equal
-                    return len(set(v)) == len(v)
-                for i, x in enumerate(v):
-                    for y in v[i + 1 :]:
-                        if _json_eq(x, y):
-                            return False
-            return True
+            return not unique or unique_items(v)
 
         return check
 

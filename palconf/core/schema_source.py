@@ -29,6 +29,7 @@ from palconf.core.schema import (
     _is_integer,
     _json_eq,
     python_pattern,
+    unique_items,
 )
 
 #: each JSON type as an expression of `{v}` (the `Compiler`'s `_TYPES`)
@@ -49,17 +50,6 @@ _JSON_TYPES = {"object", "array", "string", "boolean", "null", "integer"}
 _HOLE = "\x00"
 #: the longest definition inlined where it is referred to (a longer one is called)
 _INLINE = 300
-
-
-def _unique(v: list[Any]) -> bool:
-    """`uniqueItems` as the `Compiler` checks it."""
-    if all(type(x) is str for x in v):  # ids, codes: equal as JSON iff equal
-        return len(set(v)) == len(v)
-    for i, x in enumerate(v):
-        for y in v[i + 1 :]:
-            if _json_eq(x, y):
-                return False
-    return True
 
 
 def _guard(s: dict[str, Any], types: list[str]) -> str:
@@ -119,7 +109,7 @@ class SourceCompiler:
         self.ns: dict[str, Any] = {
             "_is_integer": _is_integer,
             "_json_eq": _json_eq,
-            "_unique": _unique,
+            "_unique": unique_items,
             "_plain": plain,
             "math": math,
         }
