@@ -208,36 +208,31 @@ def _identical(a: Any, b: Any) -> bool:
     if kind is dict:
         if len(a) != len(b):
             return False
-        for (ka, va), (kb, vb) in zip(a.items(), b.items(), strict=True):
+        for ka, kb in zip(a, b, strict=True):
             if type(ka) is not str or type(kb) is not str or ka != kb:
                 return False
-            leaf = type(va)
-            if leaf is str or leaf is bool or va is None:
-                if leaf is not type(vb) or va != vb:
-                    return False
-            elif leaf is int:
-                if type(vb) is not int or va != vb or not -_SHORT < va < _SHORT:
-                    return False
-            elif not _identical(va, vb):
-                return False
-        return True
+        return _identical_items(a.values(), b.values())
     if kind is list:
-        if len(a) != len(b):
-            return False
-        for x, y in zip(a, b, strict=True):
-            leaf = type(x)
-            if leaf is str or leaf is bool or x is None:
-                if leaf is not type(y) or x != y:
-                    return False
-            elif leaf is int:
-                if type(y) is not int or x != y or not -_SHORT < x < _SHORT:
-                    return False
-            elif not _identical(x, y):
-                return False
-        return True
+        return len(a) == len(b) and _identical_items(a, b)
     if kind is int:
         return bool(a == b and -_SHORT < a < _SHORT)
     return (kind is str or kind is bool or a is None) and a == b
+
+
+def _identical_items(xs: Iterable[Any], ys: Iterable[Any]) -> bool:
+    """`_identical` for each pair of items of two containers of one length (the leaves
+    tested here, without a call each)."""
+    for x, y in zip(xs, ys, strict=True):
+        leaf = type(x)
+        if leaf is str or leaf is bool or x is None:
+            if leaf is not type(y) or x != y:
+                return False
+        elif leaf is int:
+            if type(y) is not int or x != y or not -_SHORT < x < _SHORT:
+                return False
+        elif not _identical(x, y):
+            return False
+    return True
 
 
 def legal_diffs(expected: Iterable[Any], observed: Any) -> list[Diff]:
