@@ -62,15 +62,18 @@ def unknown_ref(data: dict[str, Any], seen: set[str], refused: set[int]) -> bool
     (0-based: actions the case expects refused, where an unknown id is deliberate)."""
     named: set[Any] = set()
     add = named.add
-    for i, action in enumerate(data.get("actions", [])):
-        if i in refused or not _NOT_ACTION.isdisjoint(action):
-            continue
+
+    def add_action(action: dict[str, Any]) -> None:  # an action's ids, or a LEGAL entry's
         for key in _CARD_KEYS:
             if key in action:
                 add(action[key])
         if action.get("target", "master") != "master":
             add(action["target"])
         named.update(action.get("choose", ()))
+
+    for i, action in enumerate(data.get("actions", [])):
+        if i not in refused and _NOT_ACTION.isdisjoint(action):
+            add_action(action)
     for exp in data.get("expect", []):
         obs = exp.get("observed", {})
         named.update(obs.get("cards", ()))
@@ -87,10 +90,5 @@ def unknown_ref(data: dict[str, Any], seen: set[str], refused: set[int]) -> bool
                     add(attack[key])
         for entries in exp.get("legal", {}).values():
             for entry in entries:
-                for key in _CARD_KEYS:
-                    if key in entry:
-                        add(entry[key])
-                if entry.get("target", "master") != "master":
-                    add(entry["target"])
-                named.update(entry.get("choose", ()))
+                add_action(entry)
     return not named <= seen
